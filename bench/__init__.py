@@ -1,0 +1,1 @@
+"""Benchmarks: each module ``bench/bench_*.py`` has a ``main()`` that prints its figures."""

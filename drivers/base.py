@@ -1,0 +1,52 @@
+"""Plain readings that drivers hand upwards, and the choice of backend."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Literal
+
+BACKEND_ENV = "TOUCHLINE_BACKEND"
+Backend = Literal["real", "sim"]
+
+
+def default_backend(configured: str | None = None) -> Backend:
+    """Return the backend to use: ``TOUCHLINE_BACKEND`` wins, then the table file, then real."""
+    forced = os.environ.get(BACKEND_ENV, "").strip().lower()
+    choice = forced or (configured or "real").strip().lower()
+    if choice not in ("real", "sim"):
+        raise ValueError(
+            f"{BACKEND_ENV}={choice!r} is not a backend: use 'real' (hardware) or 'sim' (simulation)."
+        )
+    return choice  # type: ignore[return-value]
+
+
+def format_uid(uid: bytes) -> str:
+    """Format a tag UID the way it is printed everywhere: ``04-A3-1F-…``."""
+    return "-".join(f"{b:02X}" for b in uid)
+
+
+@dataclass(frozen=True, slots=True)
+class TagReading:
+    """A card arrived on (``tap``) or went away from (``lift``) a reader."""
+
+    kind: Literal["tap", "lift"]
+    reader: str
+    uid: str
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonReading:
+    """A button was pressed briefly (``press``) or held past its hold time (``hold``)."""
+
+    kind: Literal["press", "hold"]
+    button: str
+
+
+@dataclass(frozen=True, slots=True)
+class HealthReading:
+    """A device went offline or came back, with the reason in words."""
+
+    device: str
+    online: bool
+    detail: str

@@ -1,0 +1,1 @@
+"""The rules of Eleven as a pure reducer: no clock, no randomness, no I/O, no threads."""

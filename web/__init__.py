@@ -1,0 +1,1 @@
+"""The table's web page: FastAPI app, live updates, lineup editor and virtual table."""
