@@ -1,0 +1,19 @@
+"""Errors raised by drivers; each also inherits the matching built-in so callers can catch either."""
+
+from __future__ import annotations
+
+
+class DriverError(Exception):
+    """Base of every driver error."""
+
+
+class DriverConfigError(DriverError, ValueError):
+    """A driver was configured with values that cannot work (bad bus, address or pin)."""
+
+
+class DeviceNotFound(DriverError, OSError):
+    """The hardware did not answer where it was expected, e.g. 'MFRC522 not found on SPI0.1 (version register read 0x00)'."""
+
+
+class DeviceIOError(DriverError, OSError):
+    """The hardware answered, but an exchange with it failed."""
