@@ -17,3 +17,11 @@ class DeviceNotFound(DriverError, OSError):
 
 class DeviceIOError(DriverError, OSError):
     """The hardware answered, but an exchange with it failed."""
+
+
+class DiceScriptExhausted(DriverError, LookupError):
+    """Scripted dice were asked for more rolls than the script holds."""
+
+
+class HubProtocolError(DriverError, ValueError):
+    """A line from the RFID hub was garbled, failed its checksum or was not understood."""
