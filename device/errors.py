@@ -1,0 +1,121 @@
+"""Errors raised by the appliance; each also inherits the matching built-in so callers can catch either.
+
+The sentences an owner reads are constants here, so tests can import and assert them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class DeviceError(Exception):
+    """Base of every error raised by ``device/``."""
+
+
+# --- the table file -------------------------------------------------------------------------------------------------
+
+TABLE_FILE_MISSING = "Table file {path} does not exist. Pass an existing file with --table, or copy one of device/tables/*.toml."
+TABLE_FILE_UNREADABLE = "Table file {path} cannot be read ({reason}). Check its permissions."
+TABLE_FILE_SYNTAX = "{path}: this is not valid TOML ({reason}). Fix the line it names; device/tables/*.toml are working examples."
+UNKNOWN_KEY = "unknown key {key!r}{hint}. Keys allowed here: {allowed}. Fix the spelling or remove the line."
+MISSING_KEY = "{key!r} is missing. {todo}"
+WRONG_TYPE = "{value!r} is not {expected}. Write it as {example}."
+NOT_ONE_OF = "{value!r} is not one of {allowed}. Pick one of those."
+OUT_OF_RANGE = "{value} is out of range: {what} must be between {low} and {high}."
+SEAT_TWICE = "seat {seat} is described twice (also on line {other}). Give each [[seats]] table its own seat number 1-4."
+NO_SEATS = "the table has no seats. Add at least one [[seats]] table with 'seat = 1'."
+TOO_MANY_SEATS = "the table has {count} seats; Eleven is played by 1 to 4 clubs. Remove the extra [[seats]] tables."
+SEAT_NEEDS_PAD = "seat {seat} has no pad with role 'tap'. Add a [[seats.pads]] table with role = \"tap\" under it."
+SEAT_NEEDS_ROLL = "seat {seat} has no button with role 'roll'. Add a [[seats.buttons]] table with role = \"roll\" under it."
+PAD_NEEDS_READER = "this pad names no reader. Give either 'bus' and 'device' (a reader on SPI) or 'hub' and 'reader' (a reader on a serial hub)."
+PAD_TWO_READERS = "this pad names both an SPI reader and a hub reader. Keep either 'bus'/'device' or 'hub'/'reader'."
+PIN_TWICE = "GPIO {pin} is already used by {other} (line {line}). Wire this to a free pin and change the number here."
+PIN_IS_BUS = "GPIO {pin} is {bus_pin}, which {user} needs. Wire this to a pin that no bus in use takes."
+SPI_SELECT_TWICE = "SPI{bus}.{device} is already used by {other} (line {line}). Each reader or screen on SPI needs its own chip select."
+SCREEN_ADDRESS_TWICE = "a screen at {where} is already used by {other} (line {line}). Give this screen another address, or another channel of the TCA9548A."
+SCREEN_IS_MUX = "I2C address {address:#04x} on bus {bus} is the TCA9548A's own address. Set the screen's address to its real one (usually 0x3c)."
+MUX_HALF = "'mux_address' and 'mux_channel' go together: give both (the screen sits behind a TCA9548A) or neither."
+UNKNOWN_HUB = "no hub named {hub!r} is described. Add a [[hubs]] table with name = {hub!r}, or use one of: {known}."
+HUB_READER_TWICE = "reader {reader} of hub {hub!r} is already used by {other} (line {line}). Each pad needs its own reader."
+HUB_TWICE = "a hub with this {field} is already described (line {line}). Each hub needs its own {field}."
+SCREEN_INTERFACE_FIELDS = "a screen on {interface} does not take {fields}. Remove them, or set interface = \"{other}\"."
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong in a table file: where (line and field) and what to do."""
+
+    line: int | None
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" if self.line else "top"
+        return f"{where}, {self.field or 'file'}: {self.message}"
+
+
+class TableFileError(DeviceError, ValueError):
+    """The table file is missing, unreadable, not TOML, or describes a table that cannot work."""
+
+    def __init__(self, path: str, problems: list[Problem] | tuple[Problem, ...] | str) -> None:
+        if isinstance(problems, str):
+            self.problems: tuple[Problem, ...] = ()
+            text = problems
+        else:
+            self.problems = tuple(problems)
+            lines = [f"{path}: {len(self.problems)} problem(s) in the table file:"]
+            lines += [f"  {path}:{p}" for p in self.problems]
+            text = "\n".join(lines)
+        self.path = path
+        super().__init__(text)
+
+
+# --- the event store ------------------------------------------------------------------------------------------------
+
+STORE_CORRUPT = (
+    "The game log {path} is damaged ({reason}). Move it aside (e.g. mv {path} {path}.broken) and start again; "
+    "the damaged file can still be sent with a bug report."
+)
+STORE_UNREADABLE = "The game log {path} cannot be opened ({reason}). Check that the folder exists and that this user may write to it."
+STORE_TOO_NEW = (
+    "The game log {path} was written by a newer Touchline (log version {found}, this one knows up to {known}). "
+    "Upgrade Touchline, or use another --db file."
+)
+NO_SUCH_GAME = "There is no game {game}. `touchline games` lists the games kept."
+GAME_FINISHED = "Game {game} is over; nothing more can be added to it. Start a new game."
+NOTHING_TO_UNDO = "Game {game} has no event left to undo."
+TAG_ALREADY_ENROLLED = "Tag {uid} is already enrolled as {card}. Lift it and tap another card, or remove that enrolment first."
+
+
+class StoreError(DeviceError, OSError):
+    """The game log cannot be opened or written."""
+
+
+class StoreCorrupt(StoreError):
+    """The game log file is damaged or is not a Touchline log."""
+
+
+class GameNotFound(DeviceError, LookupError):
+    """A game id that the log does not hold."""
+
+
+class GameFinished(DeviceError, ValueError):
+    """An event was offered to a game that is already over."""
+
+
+class NothingToUndo(DeviceError, ValueError):
+    """Undo was asked on a game with no events."""
+
+
+class TagAlreadyEnrolled(DeviceError, ValueError):
+    """The tag is already mapped to another card of the same deck."""
+
+
+# --- export ---------------------------------------------------------------------------------------------------------
+
+GAME_NOT_OVER = "Game {game} is not over yet; only a finished game can be exported. Finish it, or export its log with --format json."
+UNKNOWN_FORMAT = "{fmt!r} is not an export format. Use one of: json, csv, bgstats."
+
+
+class ExportError(DeviceError, ValueError):
+    """A game cannot be exported in the way that was asked."""
