@@ -1,0 +1,271 @@
+"""What each 128×64 seat screen shows, as text, and that text drawn as a 1-bit frame.
+
+A seat screen has three parts, top to bottom: where the game is (week, day, whose turn), the
+club's key numbers, and the latest result for that seat, drawn as large as it fits so it reads
+from across a table.  The text model (:class:`SeatScreen`) is what tests assert; :func:`render`
+turns it into the image a display shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+WIDTH = 128
+HEIGHT = 64
+SMALL = 10
+"""Pixel size of the status lines' font."""
+HEADLINE_SIZES = (22, 18, 15, 12, 10)
+"""Headline sizes tried from largest down until the headline and its detail fit."""
+LARGE_ENOUGH = 15
+"""The smallest headline size we still call readable from across a table."""
+
+DAY_NAMES = {
+    "setup": "Setup",
+    "monday": "Mon",
+    "tuesday": "Tue",
+    "wednesday": "Wed",
+    "thursday": "Thu",
+    "matchday": "Match",
+    "end_of_round": "End",
+    "over": "Over",
+}
+
+NO_GAME = "No game"
+NO_GAME_DETAIL = "Start one on the page"
+EMPTY_SEAT = "Seat not in game"
+
+# Pillow's bundled font (Aileron) has no euro sign, dashes or ellipsis; the text model keeps the
+# real characters and the frame shows the nearest ones the font has.
+_SUBSTITUTES = {"€": "EUR", "—": "-", "–": "-", "…": "...", "’": "'", "‘": "'", "“": '"', "”": '"', "×": "x"}
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A result or prompt for one seat's screen: a short headline and up to a few detail lines."""
+
+    headline: str
+    detail: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        """The message as plain text, one line per part."""
+        return "\n".join((self.headline, *self.detail))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatScreen:
+    """Everything one seat's screen says, as text."""
+
+    where: str
+    numbers: str
+    headline: str
+    detail: tuple[str, ...] = field(default_factory=tuple)
+
+    def lines(self) -> list[str]:
+        """Every line of the screen, top to bottom, empty ones left out."""
+        return [line for line in (self.where, self.numbers, self.headline, *self.detail) if line]
+
+    def text(self) -> str:
+        """The screen as plain text (what tests compare)."""
+        return "\n".join(self.lines())
+
+
+def _get(mapping: Mapping[str, Any] | None, *keys: str, default: Any = None) -> Any:
+    """The first of ``keys`` present in ``mapping`` (the view's names vary by section)."""
+    if not mapping:
+        return default
+    for key in keys:
+        if key in mapping and mapping[key] is not None:
+            return mapping[key]
+    return default
+
+
+def where_line(view: Mapping[str, Any] | None) -> str:
+    """Week, day and whose turn it is, e.g. ``Wk 3/8 Tue · Seat 2``."""
+    if not view:
+        return NO_GAME
+    week = _get(view, "week", default=0)
+    weeks = _get(view, "weeks", "total_weeks")
+    day_key = str(_get(view, "day", "stage", default="")).lower()
+    day = DAY_NAMES.get(day_key, day_key.replace("_", " ").title())
+    week_text = f"Wk {week}/{weeks}" if weeks else f"Wk {week}"
+    turn = _get(view, "turn", "turn_seat")
+    if day_key == "over":
+        return "Game over"
+    if turn:
+        return f"{week_text} {day} · Seat {turn}"
+    return f"{week_text} {day}"
+
+
+def club_of(view: Mapping[str, Any] | None, seat: int) -> Mapping[str, Any] | None:
+    """The club sitting at ``seat`` in the view, or None."""
+    clubs = _get(view, "clubs", default=[])
+    if isinstance(clubs, Mapping):
+        clubs = list(clubs.values())
+    for club in clubs:
+        if _get(club, "seat") == seat:
+            return club
+    return None
+
+
+def numbers_line(club: Mapping[str, Any] | None) -> str:
+    """The club's key numbers: money, fanbase, operation, fitness and league points."""
+    if club is None:
+        return ""
+    res = _get(club, "resources", default={}) or {}
+    parts = [
+        f"€{_get(res, 'budget', 'money', default=0)}",
+        f"Fan{_get(res, 'fanbase', default=0)}",
+        f"Op{_get(res, 'operation', default=0)}",
+        f"Fit{_get(res, 'fitness', default=0)}",
+    ]
+    league = _get(club, "league_points", "points", "league")
+    if isinstance(league, Mapping):
+        league = _get(league, "points")
+    if league is not None:
+        parts.append(f"Pts{league}")
+    return " ".join(parts)
+
+
+def compose(view: Mapping[str, Any] | None, seat: int, message: Message | None = None) -> SeatScreen:
+    """What ``seat``'s screen says, given the game view and the latest message for that seat."""
+    if not view:
+        msg = message or Message(NO_GAME_DETAIL)
+        return SeatScreen(NO_GAME, "", msg.headline, msg.detail)
+    club = club_of(view, seat)
+    if club is None:
+        msg = message or Message(EMPTY_SEAT)
+        return SeatScreen(where_line(view), "", msg.headline, msg.detail)
+    if message is None:
+        message = Message(str(_get(club, "name", default=f"Seat {seat}")))
+    return SeatScreen(where_line(view), numbers_line(club), message.headline, message.detail)
+
+
+def drawable(text: str) -> str:
+    """``text`` with the characters the bundled font lacks replaced by ones it has."""
+    for char, replacement in _SUBSTITUTES.items():
+        text = text.replace(char, replacement)
+    return text
+
+
+@lru_cache(maxsize=None)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled font at ``size`` pixels (no system fonts needed)."""
+    return ImageFont.load_default(size=size)
+
+
+def text_width(text: str, size: int) -> int:
+    """Width in pixels of ``text`` drawn at ``size``."""
+    return int(font(size).getlength(drawable(text)))
+
+
+def wrap(text: str, size: int, width: int = WIDTH) -> list[str]:
+    """Break ``text`` into lines no wider than ``width`` at ``size``; over-long words are cut."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        current = ""
+        for word in paragraph.split():
+            candidate = f"{current} {word}" if current else word
+            if text_width(candidate, size) <= width:
+                current = candidate
+                continue
+            if current:
+                lines.append(current)
+            current = word
+            while text_width(current, size) > width:
+                cut = len(current) - 1
+                while cut > 1 and text_width(current[:cut], size) > width:
+                    cut -= 1
+                lines.append(current[:cut])
+                current = current[cut:]
+        lines.append(current)
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """One line of text placed on the frame."""
+
+    text: str
+    size: int
+    y: int
+
+
+def layout(screen: SeatScreen) -> list[Placed]:
+    """Where each line of ``screen`` goes on the 128×64 frame, headline as large as fits."""
+    placed: list[Placed] = []
+    y = 0
+    for line in (screen.where, screen.numbers):
+        if line:
+            placed.append(Placed(_fit_one(line, SMALL), SMALL, y))
+            y += SMALL + 1
+    top = y + 2 if y else 0
+    room = HEIGHT - top
+    detail = [line for part in screen.detail for line in wrap(part, SMALL)]
+    # First pass: the largest readable headline that leaves room for all the detail; second
+    # pass: the largest headline that fits at all, with the detail cut short.
+    for size, need_all in [(s, True) for s in HEADLINE_SIZES if s >= LARGE_ENOUGH] + [(s, False) for s in HEADLINE_SIZES]:
+        head = wrap(screen.headline, size) if screen.headline else []
+        head_height = len(head) * (size + 1)
+        if head_height > room or (size > LARGE_ENOUGH and len(head) > 1):
+            continue
+        fits_detail = max(0, (room - head_height) // (SMALL + 1))
+        if need_all and fits_detail < len(detail):
+            continue
+        shown = detail[:fits_detail]
+        if len(shown) < len(detail) and shown:
+            shown[-1] = _fit_one(shown[-1] + "…", SMALL)
+        y = top
+        for line in head:
+            placed.append(Placed(line, size, y))
+            y += size + 1
+        for line in shown:
+            placed.append(Placed(line, SMALL, y))
+            y += SMALL + 1
+        return placed
+    # Nothing fits even at the smallest size: show as much of the headline as the room allows.
+    y = top
+    for line in wrap(screen.headline, SMALL)[: room // (SMALL + 1)]:
+        placed.append(Placed(line, SMALL, y))
+        y += SMALL + 1
+    return placed
+
+
+def _fit_one(line: str, size: int) -> str:
+    """``line`` cut with an ellipsis so it fits on one line at ``size``."""
+    if text_width(line, size) <= WIDTH:
+        return line
+    while line and text_width(line + "…", size) > WIDTH:
+        line = line[:-1]
+    return line.rstrip() + "…"
+
+
+def draw(target: ImageDraw.ImageDraw, screen: SeatScreen) -> None:
+    """Draw ``screen`` onto a 128×64 drawing surface (a luma ``canvas`` or a plain image)."""
+    placed = layout(screen)
+    status_lines = sum(1 for line in (screen.where, screen.numbers) if line)
+    if status_lines:
+        # A rule between where the game is and the seat's own result, in the gap layout() leaves.
+        rule_y = (SMALL + 1) * status_lines
+        target.line([(0, rule_y), (WIDTH - 1, rule_y)], fill="white")
+    for item in placed:
+        target.text((0, item.y), drawable(item.text), font=font(item.size), fill="white")
+
+
+def render(screen: SeatScreen) -> Image.Image:
+    """``screen`` as a 1-bit 128×64 image."""
+    image = Image.new("1", (WIDTH, HEIGHT))
+    draw(ImageDraw.Draw(image), screen)
+    return image
+
+
+def show(device: Any, screen: SeatScreen) -> None:
+    """Draw ``screen`` on a luma device (real SSD1306 or the dummy) through luma's ``canvas``."""
+    from luma.core.render import canvas
+
+    with canvas(device) as surface:
+        draw(surface, screen)

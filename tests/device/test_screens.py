@@ -1,0 +1,101 @@
+"""What a seat's screen says, as text and as the 1-bit frame a 128×64 OLED shows."""
+
+from __future__ import annotations
+
+from luma.core.device import dummy
+from PIL import Image, ImageChops
+
+from device import screens
+from device.screens import HEIGHT, LARGE_ENOUGH, SMALL, WIDTH, Message, SeatScreen, compose, layout, render
+
+VIEW = {
+    "week": 3,
+    "weeks": 8,
+    "day": "tuesday",
+    "turn": 2,
+    "clubs": [
+        {"seat": 1, "name": "Blue Rovers", "resources": {"budget": 4, "fanbase": 1, "operation": 0, "fitness": 2},
+         "points": 3},
+        {"seat": 2, "name": "Red FC", "resources": {"budget": 12, "fanbase": 3, "operation": 2, "fitness": 4},
+         "points": 7},
+    ],
+}
+
+
+def _ink(image: Image.Image, box: tuple[int, int, int, int]) -> int:
+    """How many lit pixels lie inside ``box``."""
+    return image.crop(box).histogram()[255]
+
+
+def test_screen_says_where_the_game_is_and_the_clubs_numbers() -> None:
+    screen = compose(VIEW, 2, Message("Rolled 4", ("Yellow decision",)))
+    assert screen.text().splitlines() == [
+        "Wk 3/8 Tue · Seat 2",
+        "€12 Fan3 Op2 Fit4 Pts7",
+        "Rolled 4",
+        "Yellow decision",
+    ]
+
+
+def test_each_seat_sees_its_own_club() -> None:
+    assert compose(VIEW, 1).numbers == "€4 Fan1 Op0 Fit2 Pts3"
+    assert compose(VIEW, 1).headline == "Blue Rovers"
+
+
+def test_seat_without_club_and_table_without_game_say_so() -> None:
+    assert compose(VIEW, 4).headline == screens.EMPTY_SEAT
+    no_game = compose(None, 1)
+    assert no_game.where == screens.NO_GAME
+    assert no_game.headline == screens.NO_GAME_DETAIL
+
+
+def test_short_result_is_drawn_large_enough_to_read_across_a_table() -> None:
+    placed = layout(compose(VIEW, 2, Message("2-1 Win", ("League +3",))))
+    headline = next(p for p in placed if p.text == "2-1 Win")
+    assert headline.size >= LARGE_ENOUGH
+    assert any(p.text == "League +3" for p in placed)
+
+
+def test_every_placed_line_fits_the_frame() -> None:
+    long = Message("Unknown card — enrol it on the page",
+                   ("A very long explanation that cannot possibly fit on one line of the little screen",
+                    "and a second one", "and a third one"))
+    for placed in layout(compose(VIEW, 2, long)):
+        assert screens.text_width(placed.text, placed.size) <= WIDTH
+        assert placed.y + placed.size <= HEIGHT + 2  # descenders may touch the last row
+
+
+def test_cut_detail_ends_with_an_ellipsis() -> None:
+    many = Message("Rolled 4", tuple(f"line {i}" for i in range(8)))
+    texts = [p.text for p in layout(compose(VIEW, 2, many))]
+    assert texts[-1].endswith("…")
+    assert "line 7" not in texts
+
+
+def test_rendered_frame_is_1bit_128x64_with_ink_in_every_part() -> None:
+    image = render(compose(VIEW, 2, Message("Rolled 4", ("Yellow decision",))))
+    assert image.mode == "1" and image.size == (WIDTH, HEIGHT)
+    assert _ink(image, (0, 0, WIDTH, SMALL)) > 20  # where the game is
+    assert _ink(image, (0, SMALL + 1, WIDTH, 2 * SMALL + 1)) > 20  # the club's numbers
+    assert _ink(image, (0, 24, WIDTH, HEIGHT)) > 60  # the result
+
+
+def test_different_results_give_different_frames() -> None:
+    four = render(compose(VIEW, 2, Message("Rolled 4")))
+    five = render(compose(VIEW, 2, Message("Rolled 5")))
+    assert ImageChops.difference(four.convert("L"), five.convert("L")).getbbox() is not None
+
+
+def test_characters_missing_from_the_font_are_replaced_not_dropped() -> None:
+    assert screens.drawable("€5 — ok") == "EUR5 - ok"
+
+
+def test_luma_canvas_on_dummy_device_matches_render() -> None:
+    device = dummy(width=WIDTH, height=HEIGHT, mode="1")
+    screen = compose(VIEW, 2, Message("Hire Rossi for €3?", ("Press: confirm",)))
+    screens.show(device, screen)
+    assert ImageChops.difference(device.image.convert("L"), render(screen).convert("L")).getbbox() is None
+
+
+def test_text_model_lines_skip_empty_parts() -> None:
+    assert SeatScreen("Wk 1 Mon", "", "Hello").lines() == ["Wk 1 Mon", "Hello"]
