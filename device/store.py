@@ -1,0 +1,406 @@
+"""The event store: every game's event log in SQLite, written and synced before anything is acknowledged.
+
+The log is the game (see DESIGN.md): the runtime appends an event only after the engine accepted it, and shows the
+result only after ``append`` returned, so a pulled plug never loses what a screen already showed.  Undo deletes the
+last event; the runtime refolds.  One thread writes; any thread may read (WAL lets readers run beside the writer).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from device import errors
+from device.errors import GameFinished, GameNotFound, NothingToUndo, StoreCorrupt, StoreError, TagAlreadyEnrolled
+
+log = logging.getLogger(__name__)
+
+APPLICATION_ID = 0x546C6E65  # "Tlne": marks the file as a Touchline log for `file` and for us
+GameStatus = Literal["playing", "finished", "abandoned"]
+STATUSES: tuple[GameStatus, ...] = ("playing", "finished", "abandoned")
+PIN_KEY = "table_pin"
+PIN_DIGITS = 6
+
+# Migrations[i] brings a log from version i to version i + 1; a new file runs them all.  Never edit a shipped step:
+# add a new one, so that every older log on every table still upgrades the same way.
+MIGRATIONS: tuple[str, ...] = (
+    # 0 -> 1: the first release kept games and their events only.
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        created TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'playing'
+    );
+    CREATE TABLE events (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        json TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    """,
+    # 1 -> 2: when a game ended, who sat where, which deck; event times; card enrolment; settings.
+    """
+    ALTER TABLE games ADD COLUMN ended TEXT;
+    ALTER TABLE games ADD COLUMN seats TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE games ADD COLUMN profile_source TEXT NOT NULL DEFAULT 'demo';
+    ALTER TABLE events ADD COLUMN created TEXT;
+    UPDATE events SET created = (SELECT created FROM games WHERE games.id = events.game_id) WHERE created IS NULL;
+    CREATE TABLE enrolments (
+        deck TEXT NOT NULL,
+        uid TEXT NOT NULL,
+        card_id TEXT NOT NULL,
+        created TEXT NOT NULL,
+        PRIMARY KEY (deck, uid)
+    );
+    CREATE INDEX enrolments_by_card ON enrolments (deck, card_id);
+    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One kept game: when it started and ended, who sat where, which deck, and whether it is over."""
+
+    id: int
+    created: datetime
+    ended: datetime | None
+    seats: dict[int, str]
+    """Seat number -> club or player name, as given when the game was created."""
+    profile_source: str
+    status: GameStatus
+    events: int
+
+    @property
+    def minutes(self) -> int | None:
+        """How long the game took, in whole minutes (None while it is not over)."""
+        if self.ended is None:
+            return None
+        return max(0, round((self.ended - self.created).total_seconds() / 60))
+
+
+@dataclass(frozen=True)
+class EventRecord:
+    """One logged event with its position in the game and when it was written."""
+
+    seq: int
+    event: dict[str, Any]
+    created: datetime
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _parse(text: str | None) -> datetime | None:
+    if text is None:
+        return None
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+class EventStore:
+    """The game log in one SQLite file."""
+
+    def __init__(self, path: str | Path, *, clock: Callable[[], datetime] = _now) -> None:
+        """Open (creating or upgrading) the log at ``path``; raise StoreCorrupt or StoreError with what to do."""
+        self.path = Path(path)
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(errors.STORE_UNREADABLE.format(path=self.path, reason=exc.strerror or exc)) from exc
+        self._writer = self._connect()
+        try:
+            self._check_and_migrate()
+        except BaseException:
+            self._writer.close()
+            raise
+
+    # -- connections --
+    def _connect(self) -> sqlite3.Connection:
+        """A connection in autocommit mode (we open transactions ourselves) with the durability we promise."""
+        try:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+            conn.execute("PRAGMA journal_mode=WAL")
+            # FULL: the WAL is fsynced at every commit, so a committed event survives a pulled plug.
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.DatabaseError as exc:
+            raise self._classify(exc) from exc
+        return conn
+
+    def _classify(self, exc: sqlite3.Error) -> StoreError:
+        """Tell a damaged file from one we may not open, so the message says the right thing to do."""
+        text = str(exc)
+        if isinstance(exc, sqlite3.DatabaseError) and (
+            "not a database" in text or "malformed" in text or "corrupt" in text
+        ):
+            return StoreCorrupt(errors.STORE_CORRUPT.format(path=self.path, reason=text))
+        return StoreError(errors.STORE_UNREADABLE.format(path=self.path, reason=text))
+
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's read connection; WAL lets it read beside the writer and see every commit."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._connect()
+            self._local.conn = conn
+            with self._lock:
+                self._readers.append(conn)
+        return conn
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One immediate transaction on the writer, committed (and synced) before the caller goes on."""
+        with self._lock:
+            conn = self._writer
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+                conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise self._classify(exc) from exc
+
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return self._reader().execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise self._classify(exc) from exc
+
+    def close(self) -> None:
+        """Close every connection (the log stays consistent even when this is never called)."""
+        with self._lock:
+            for conn in [self._writer, *self._readers]:
+                conn.close()
+            self._readers.clear()
+
+    def __enter__(self) -> EventStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- schema --
+    def _check_and_migrate(self) -> None:
+        conn = self._writer
+        try:
+            result = conn.execute("PRAGMA quick_check").fetchone()[0]
+            if result != "ok":
+                raise StoreCorrupt(errors.STORE_CORRUPT.format(path=self.path, reason=result))
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.Error as exc:
+            raise self._classify(exc) from exc
+        if version > SCHEMA_VERSION:
+            raise StoreError(errors.STORE_TOO_NEW.format(path=self.path, found=version, known=SCHEMA_VERSION))
+        if version == 0 and tables - {"sqlite_sequence"}:
+            raise StoreCorrupt(errors.STORE_CORRUPT.format(
+                path=self.path, reason="it is an SQLite file, but not a Touchline game log"))
+        if version == SCHEMA_VERSION:
+            return
+        log.info("upgrading game log %s from version %d to %d", self.path, version, SCHEMA_VERSION)
+        with self._write() as conn:
+            for step in range(version, SCHEMA_VERSION):
+                # executescript would commit our transaction; run the statements one by one inside it.
+                for statement in _statements(MIGRATIONS[step]):
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    @property
+    def schema_version(self) -> int:
+        """The log's schema version (always the newest once opened)."""
+        return int(self._read("PRAGMA user_version")[0][0])
+
+    # -- games --
+    def new_game(self, *, seats: Mapping[int, str] | None = None, profile_source: str = "demo") -> GameRecord:
+        """Start a new game in the log and return it."""
+        names = {int(k): str(v) for k, v in (seats or {}).items()}
+        with self._write() as conn:
+            cursor = conn.execute(
+                "INSERT INTO games (created, status, seats, profile_source) VALUES (?, 'playing', ?, ?)",
+                (_stamp(self._clock()), json.dumps(names), profile_source),
+            )
+            game_id = int(cursor.lastrowid or 0)
+        log.info("new game %d (%s)", game_id, profile_source)
+        return self.game(game_id)
+
+    def set_seats(self, game_id: int, seats: Mapping[int, str]) -> GameRecord:
+        """Record who sits where once the clubs are chosen."""
+        names = {int(k): str(v) for k, v in seats.items()}
+        with self._write() as conn:
+            self._require(conn, game_id)
+            conn.execute("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(names), game_id))
+        return self.game(game_id)
+
+    def games(self) -> list[GameRecord]:
+        """Every kept game, oldest first."""
+        rows = self._read(_GAME_SELECT + " GROUP BY g.id ORDER BY g.id")
+        return [_game(row) for row in rows]
+
+    def game(self, game_id: int) -> GameRecord:
+        """One game; GameNotFound when the log holds none with this id."""
+        rows = self._read(_GAME_SELECT + " WHERE g.id = ? GROUP BY g.id", (game_id,))
+        if not rows:
+            raise GameNotFound(errors.NO_SUCH_GAME.format(game=game_id))
+        return _game(rows[0])
+
+    def current_game(self) -> GameRecord | None:
+        """The most recent game still being played (what the table resumes after a restart), or None."""
+        rows = self._read(_GAME_SELECT + " WHERE g.status = 'playing' GROUP BY g.id ORDER BY g.id DESC LIMIT 1")
+        return _game(rows[0]) if rows else None
+
+    def finish(self, game_id: int, *, status: GameStatus = "finished") -> GameRecord:
+        """Mark a game as over (finished, or abandoned) and note when."""
+        if status not in STATUSES or status == "playing":
+            raise ValueError(f"{status!r} is not a way for a game to end: use 'finished' or 'abandoned'.")
+        with self._write() as conn:
+            self._require(conn, game_id)
+            conn.execute("UPDATE games SET status = ?, ended = ? WHERE id = ?", (status, _stamp(self._clock()), game_id))
+        log.info("game %d %s", game_id, status)
+        return self.game(game_id)
+
+    def _require(self, conn: sqlite3.Connection, game_id: int) -> str:
+        row = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFound(errors.NO_SUCH_GAME.format(game=game_id))
+        return str(row[0])
+
+    # -- events --
+    def append(self, game_id: int, event: Mapping[str, Any]) -> int:
+        """Write one event at the end of a game's log, committed and synced when this returns; return its seq."""
+        text = json.dumps(dict(event), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        with self._write() as conn:
+            if self._require(conn, game_id) != "playing":
+                raise GameFinished(errors.GAME_FINISHED.format(game=game_id))
+            seq = int(conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?", (game_id,)).fetchone()[0])
+            conn.execute(
+                "INSERT INTO events (game_id, seq, json, created) VALUES (?, ?, ?, ?)",
+                (game_id, seq, text, _stamp(self._clock())),
+            )
+        return seq
+
+    def events(self, game_id: int) -> list[dict[str, Any]]:
+        """A game's events in order, as the dicts that were appended."""
+        return [r.event for r in self.records(game_id)]
+
+    def records(self, game_id: int) -> list[EventRecord]:
+        """A game's events in order, with their seq and time."""
+        self.game(game_id)
+        rows = self._read("SELECT seq, json, created FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [EventRecord(seq=int(s), event=json.loads(j), created=_parse(c) or _now()) for s, j, c in rows]
+
+    def undo(self, game_id: int) -> dict[str, Any]:
+        """Delete a game's last event and return it; a finished game becomes one being played again."""
+        with self._write() as conn:
+            self._require(conn, game_id)
+            row = conn.execute(
+                "SELECT seq, json FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
+            ).fetchone()
+            if row is None:
+                raise NothingToUndo(errors.NOTHING_TO_UNDO.format(game=game_id))
+            conn.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", (game_id, row[0]))
+            # The game ended with its last event; without it, the game is on again.
+            conn.execute("UPDATE games SET status = 'playing', ended = NULL WHERE id = ?", (game_id,))
+        event: dict[str, Any] = json.loads(row[1])
+        log.info("game %d: undid event %d (%s)", game_id, row[0], event.get("type"))
+        return event
+
+    # -- card enrolment --
+    def enroll(self, uid: str, card_id: str, *, deck: str = "demo") -> None:
+        """Map a tag to a card of a deck; TagAlreadyEnrolled when the tag already means another card."""
+        with self._write() as conn:
+            row = conn.execute("SELECT card_id FROM enrolments WHERE deck = ? AND uid = ?", (deck, uid)).fetchone()
+            if row is not None and row[0] != card_id:
+                raise TagAlreadyEnrolled(errors.TAG_ALREADY_ENROLLED.format(uid=uid, card=row[0]))
+            if row is None:
+                conn.execute(
+                    "INSERT INTO enrolments (deck, uid, card_id, created) VALUES (?, ?, ?, ?)",
+                    (deck, uid, card_id, _stamp(self._clock())),
+                )
+
+    def forget_tag(self, uid: str, *, deck: str = "demo") -> bool:
+        """Remove a tag's mapping; True when there was one."""
+        with self._write() as conn:
+            return conn.execute("DELETE FROM enrolments WHERE deck = ? AND uid = ?", (deck, uid)).rowcount > 0
+
+    def card_for(self, uid: str, *, deck: str = "demo") -> str | None:
+        """The card a tag is enrolled as, or None for an unknown tag."""
+        rows = self._read("SELECT card_id FROM enrolments WHERE deck = ? AND uid = ?", (deck, uid))
+        return str(rows[0][0]) if rows else None
+
+    def enrolments(self, *, deck: str = "demo") -> dict[str, str]:
+        """Every tag -> card mapping of a deck."""
+        return {str(u): str(c) for u, c in self._read("SELECT uid, card_id FROM enrolments WHERE deck = ? ORDER BY uid", (deck,))}
+
+    # -- settings --
+    def setting(self, key: str, default: str | None = None) -> str | None:
+        """A stored setting, or ``default``."""
+        rows = self._read("SELECT value FROM settings WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else default
+
+    def set_setting(self, key: str, value: str) -> None:
+        """Store a setting."""
+        with self._write() as conn:
+            conn.execute("INSERT INTO settings (key, value) VALUES (?, ?) "
+                         "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
+
+    def table_pin(self) -> str:
+        """The PIN that unlocks the page's changes; made up (and kept) the first time it is asked for."""
+        pin = self.setting(PIN_KEY)
+        if pin is None:
+            candidate = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+            with self._write() as conn:
+                # Another thread may have made one meanwhile: keep the first.
+                conn.execute("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)", (PIN_KEY, candidate))
+            pin = self.setting(PIN_KEY) or candidate
+        return pin
+
+
+_GAME_SELECT = (
+    "SELECT g.id, g.created, g.ended, g.seats, g.profile_source, g.status, COUNT(e.seq) "
+    "FROM games g LEFT JOIN events e ON e.game_id = g.id"
+)
+
+
+def _game(row: tuple[Any, ...]) -> GameRecord:
+    game_id, created, ended, seats, source, status, count = row
+    return GameRecord(
+        id=int(game_id),
+        created=_parse(created) or _now(),
+        ended=_parse(ended),
+        seats={int(k): str(v) for k, v in json.loads(seats or "{}").items()},
+        profile_source=str(source),
+        status=status,
+        events=int(count),
+    )
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration script into statements (ours hold no semicolons inside strings)."""
+    return [s.strip() for s in script.split(";") if s.strip()]
+
+
+def open_store(path: str | Path) -> EventStore:
+    """Open the game log at ``path`` (created when missing, upgraded when older)."""
+    return EventStore(path)

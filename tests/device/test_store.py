@@ -1,0 +1,304 @@
+"""The event store: games and their events survive closing, crashes and upgrades; bad files get clear messages."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from device import errors
+from device.errors import GameFinished, GameNotFound, NothingToUndo, StoreCorrupt, StoreError, TagAlreadyEnrolled
+from device.store import SCHEMA_VERSION, EventStore
+
+ROLL = {"type": "roll", "seat": 1, "value": 4}
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 21, 19, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "state" / "touchline.db"
+
+
+def test_a_new_log_uses_wal_full_sync_and_the_newest_schema(db: Path) -> None:
+    with EventStore(db) as store:
+        assert store.schema_version == SCHEMA_VERSION
+        assert store._writer.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        # 2 = FULL: every commit is synced before append() returns.
+        assert store._writer.execute("PRAGMA synchronous").fetchone()[0] == 2
+
+
+def test_events_come_back_in_order_after_reopening(db: Path) -> None:
+    with EventStore(db) as store:
+        game = store.new_game(seats={1: "Red Lions", 2: "Blue Birds"}, profile_source="demo")
+        seqs = [store.append(game.id, {**ROLL, "value": v}) for v in (1, 6, 3)]
+    assert seqs == [1, 2, 3]
+    with EventStore(db) as store:
+        assert [e["value"] for e in store.events(game.id)] == [1, 6, 3]
+        again = store.game(game.id)
+        assert again.seats == {1: "Red Lions", 2: "Blue Birds"}
+        assert (again.status, again.events) == ("playing", 3)
+
+
+def test_an_appended_event_is_on_disk_for_another_process_at_once(db: Path) -> None:
+    store = EventStore(db)
+    game = store.new_game()
+    store.append(game.id, ROLL)
+    # A separate process, as after a crash, reads the committed event without this store being closed.
+    code = f"import sqlite3; print(sqlite3.connect({str(db)!r}).execute('SELECT json FROM events').fetchone()[0])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert json.loads(out) == ROLL
+    store.close()
+
+
+def test_a_killed_writer_loses_nothing_it_acknowledged(db: Path) -> None:
+    script = f"""
+import os, sys
+from device.store import EventStore
+store = EventStore({str(db)!r})
+game = store.new_game()
+for value in range(1, 21):
+    store.append(game.id, {{"type": "roll", "seat": 1, "value": value}})
+    print(value, flush=True)
+os.kill(os.getpid(), 9)
+"""
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=Path(__file__).parents[2])
+    assert run.returncode == -9
+    acknowledged = [int(v) for v in run.stdout.split()]
+    with EventStore(db) as store:
+        assert [e["value"] for e in store.events(1)] == acknowledged == list(range(1, 21))
+
+
+def test_undo_removes_only_the_last_event(db: Path) -> None:
+    with EventStore(db) as store:
+        game = store.new_game()
+        store.append(game.id, {**ROLL, "value": 2})
+        store.append(game.id, {**ROLL, "value": 5})
+        assert store.undo(game.id)["value"] == 5
+        assert store.events(game.id) == [{**ROLL, "value": 2}]
+        assert store.append(game.id, {**ROLL, "value": 6}) == 2
+        store.undo(game.id)
+        store.undo(game.id)
+        with pytest.raises(NothingToUndo) as caught:
+            store.undo(game.id)
+        assert str(caught.value) == errors.NOTHING_TO_UNDO.format(game=game.id)
+
+
+def test_several_games_are_kept_apart(db: Path) -> None:
+    clock = Clock()
+    with EventStore(db, clock=clock) as store:
+        first = store.new_game(seats={1: "A"})
+        store.append(first.id, ROLL)
+        clock.now += timedelta(minutes=95)
+        store.finish(first.id)
+        second = store.new_game(seats={1: "B", 2: "C"})
+        store.append(second.id, {**ROLL, "value": 1})
+        store.append(second.id, {**ROLL, "value": 2})
+        games = store.games()
+        assert [(g.id, g.status, g.events) for g in games] == [(first.id, "finished", 1), (second.id, "playing", 2)]
+        assert games[0].minutes == 95 and games[1].minutes is None
+        assert store.current_game() == games[1]
+
+
+def test_a_finished_game_takes_no_more_events_until_its_last_is_undone(db: Path) -> None:
+    with EventStore(db) as store:
+        game = store.new_game()
+        store.append(game.id, {"type": "end"})
+        store.finish(game.id)
+        with pytest.raises(GameFinished) as caught:
+            store.append(game.id, ROLL)
+        assert str(caught.value) == errors.GAME_FINISHED.format(game=game.id)
+        assert store.events(game.id) == [{"type": "end"}]
+        store.undo(game.id)
+        assert store.game(game.id).status == "playing"
+        assert store.game(game.id).ended is None
+
+
+def test_an_unknown_game_is_named(db: Path) -> None:
+    with EventStore(db) as store:
+        with pytest.raises(GameNotFound) as caught:
+            store.append(7, ROLL)
+        assert str(caught.value) == errors.NO_SUCH_GAME.format(game=7)
+        assert store.games() == []
+
+
+def test_a_refused_event_changes_nothing(db: Path) -> None:
+    with EventStore(db) as store:
+        game = store.new_game()
+        with pytest.raises(ValueError):
+            store.append(game.id, {"type": "roll", "value": float("nan")})
+        assert store.events(game.id) == []
+
+
+def create_version_1_log(path: Path) -> None:
+    """A log as the first release wrote it: games (id, created, status) and events (game_id, seq, json)."""
+    conn = sqlite3.connect(path)
+    conn.executescript(
+        """
+        CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, created TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'playing');
+        CREATE TABLE events (game_id INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL, json TEXT NOT NULL,
+                             PRIMARY KEY (game_id, seq));
+        INSERT INTO games (created, status) VALUES ('2026-10-01T18:00:00.000Z', 'finished');
+        INSERT INTO games (created, status) VALUES ('2026-10-02T18:00:00.000Z', 'playing');
+        INSERT INTO events VALUES (1, 1, '{"type":"setup","clubs":2}');
+        INSERT INTO events VALUES (2, 1, '{"type":"roll","seat":1,"value":3}');
+        INSERT INTO events VALUES (2, 2, '{"type":"roll","seat":2,"value":5}');
+        PRAGMA user_version = 1;
+        """
+    )
+    conn.commit()
+    conn.close()
+
+
+def test_a_version_1_log_opens_after_an_upgrade_with_every_game_and_event(db: Path) -> None:
+    db.parent.mkdir(parents=True)
+    create_version_1_log(db)
+    with EventStore(db) as store:
+        assert store.schema_version == SCHEMA_VERSION
+        games = store.games()
+        assert [(g.id, g.status, g.events, g.profile_source) for g in games] == [
+            (1, "finished", 1, "demo"), (2, "playing", 2, "demo")]
+        assert store.events(2) == [{"type": "roll", "seat": 1, "value": 3}, {"type": "roll", "seat": 2, "value": 5}]
+        # Events the old release wrote take their game's start as their time.
+        assert store.records(2)[0].created == datetime(2026, 10, 2, 18, 0, tzinfo=UTC)
+        assert store.current_game() == games[1]
+        # And the upgraded log is fully usable.
+        assert store.append(2, ROLL) == 3
+        store.enroll("04-A1-B2-C3", "bm_01")
+    with EventStore(db) as store:
+        assert store.card_for("04-A1-B2-C3") == "bm_01"
+
+
+def test_a_log_from_a_newer_release_is_refused_untouched(db: Path) -> None:
+    db.parent.mkdir(parents=True)
+    conn = sqlite3.connect(db)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.close()
+    with pytest.raises(StoreError) as caught:
+        EventStore(db)
+    assert str(caught.value) == errors.STORE_TOO_NEW.format(path=db, found=SCHEMA_VERSION + 1, known=SCHEMA_VERSION)
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
+
+
+def test_a_file_that_is_not_a_database_says_to_move_it_aside(db: Path) -> None:
+    db.parent.mkdir(parents=True)
+    db.write_bytes(b"this is a shopping list, not a game log\n" * 200)
+    with pytest.raises(StoreCorrupt) as caught:
+        EventStore(db)
+    assert isinstance(caught.value, OSError)
+    assert f"mv {db} {db}.broken" in str(caught.value)
+
+
+def test_a_damaged_log_is_reported_as_damaged(db: Path) -> None:
+    with EventStore(db) as store:
+        game = store.new_game()
+        for value in range(300):
+            store.append(game.id, {"type": "note", "text": "x" * 200, "n": value})
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    data = bytearray(db.read_bytes())
+    # Overwrite the middle pages (the events table's b-tree) with garbage, as a failing SD card would.
+    start = 4096 * 3
+    data[start:start + 4096 * 4] = bytes([0xA5]) * (4096 * 4)
+    db.write_bytes(bytes(data))
+    with pytest.raises(StoreCorrupt) as caught:
+        store = EventStore(db)
+        store.events(1)
+    assert "is damaged" in str(caught.value)
+
+
+def test_another_programs_database_is_not_taken_for_a_log(db: Path) -> None:
+    db.parent.mkdir(parents=True)
+    sqlite3.connect(db).execute("CREATE TABLE recipes (name TEXT)").connection.commit()
+    with pytest.raises(StoreCorrupt) as caught:
+        EventStore(db)
+    assert "not a Touchline game log" in str(caught.value)
+
+
+def test_a_folder_that_cannot_be_written_says_so(tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        # root may write anywhere; a path below a regular file fails for everyone.
+        blocker = tmp_path / "file"
+        blocker.write_text("")
+        target = blocker / "touchline.db"
+    else:
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        target = locked / "sub" / "touchline.db"
+    with pytest.raises(StoreError) as caught:
+        EventStore(target)
+    assert "cannot be opened" in str(caught.value)
+
+
+def test_a_tag_enrolled_as_one_card_is_not_silently_remapped(db: Path) -> None:
+    with EventStore(db) as store:
+        store.enroll("04-A1-B2-C3", "bm_01")
+        store.enroll("04-A1-B2-C3", "bm_01")  # tapping the same card again is harmless
+        with pytest.raises(TagAlreadyEnrolled) as caught:
+            store.enroll("04-A1-B2-C3", "pl_07")
+        assert str(caught.value) == errors.TAG_ALREADY_ENROLLED.format(uid="04-A1-B2-C3", card="bm_01")
+        # Another deck has its own mapping.
+        store.enroll("04-A1-B2-C3", "pl_07", deck="/home/owner/my-deck")
+        assert store.card_for("04-A1-B2-C3") == "bm_01"
+        assert store.enrolments(deck="/home/owner/my-deck") == {"04-A1-B2-C3": "pl_07"}
+        assert store.card_for("FF-FF-FF-FF") is None
+        assert store.forget_tag("04-A1-B2-C3")
+        store.enroll("04-A1-B2-C3", "pl_07")
+        assert store.card_for("04-A1-B2-C3") == "pl_07"
+
+
+def test_the_table_pin_is_made_once_and_kept(db: Path) -> None:
+    with EventStore(db) as store:
+        pin = store.table_pin()
+        assert pin.isdigit() and len(pin) == 6
+        assert store.table_pin() == pin
+    with EventStore(db) as store:
+        assert store.table_pin() == pin
+        store.set_setting("table_pin", "123456")
+        assert store.table_pin() == "123456"
+
+
+def test_readers_in_other_threads_see_every_commit_while_one_thread_writes(db: Path) -> None:
+    store = EventStore(db)
+    game = store.new_game()
+    seen: list[int] = []
+    failures: list[BaseException] = []
+    done = threading.Event()
+
+    def read() -> None:
+        try:
+            while not done.is_set():
+                events = store.events(game.id)
+                # Never a half-written log: values are always 1..n in order.
+                assert [e["value"] for e in events] == list(range(1, len(events) + 1))
+                seen.append(len(events))
+        except BaseException as exc:  # noqa: BLE001 - handed back to the test thread
+            failures.append(exc)
+
+    readers = [threading.Thread(target=read) for _ in range(3)]
+    for thread in readers:
+        thread.start()
+    for value in range(1, 101):
+        store.append(game.id, {"type": "roll", "seat": 1, "value": value})
+    done.set()
+    for thread in readers:
+        thread.join()
+    assert failures == []
+    assert len(store.events(game.id)) == 100
+    store.close()
