@@ -1,0 +1,72 @@
+"""Fixtures shared by the driver tests."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+# How long a test waits for a background thread to deliver a reading before it fails.
+# Tests wait for an outcome; they never assert on how long it took.
+WAIT = 5.0
+
+
+class ReadingLog:
+    """Collects readings handed to a driver callback from any thread, and waits for them."""
+
+    def __init__(self) -> None:
+        self.items: list[Any] = []
+        self._changed = threading.Condition()
+
+    def __call__(self, reading: Any) -> None:
+        with self._changed:
+            self.items.append(reading)
+            self._changed.notify_all()
+
+    def wait_for(self, predicate: Callable[[list[Any]], bool], what: str) -> list[Any]:
+        """Wait until ``predicate(items)`` holds; fail naming ``what`` was awaited and what came instead."""
+        with self._changed:
+            if not self._changed.wait_for(lambda: predicate(self.items), timeout=WAIT):
+                pytest.fail(f"waited in vain for {what}; got {self.items!r}")
+            return list(self.items)
+
+    def wait_count(self, count: int, what: str = "readings") -> list[Any]:
+        """Wait until at least ``count`` readings have arrived."""
+        return self.wait_for(lambda items: len(items) >= count, f"{count} {what}")
+
+
+class ManualClock:
+    """A monotonic clock that moves only when a test advances it."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self._lock:
+            return self.now
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock forward."""
+        with self._lock:
+            self.now += seconds
+
+
+@pytest.fixture
+def reading_log() -> ReadingLog:
+    """A callback that records readings (use a second one for health readings)."""
+    return ReadingLog()
+
+
+@pytest.fixture
+def health_log() -> ReadingLog:
+    """A callback that records health readings."""
+    return ReadingLog()
+
+
+@pytest.fixture
+def manual_clock() -> Iterator[ManualClock]:
+    """A clock the test moves by hand, for heartbeat, debounce and hold timing."""
+    yield ManualClock()
