@@ -113,7 +113,14 @@ class TagAlreadyEnrolled(DeviceError, ValueError):
 
 # --- export ---------------------------------------------------------------------------------------------------------
 
-GAME_NOT_OVER = "Game {game} is not over yet; only a finished game can be exported. Finish it, or export its log with --format json."
+GAME_NOT_OVER = (
+    "Game {game} is not over yet, so it has no final score to send to BG Stats. "
+    "Finish it first, or export its log so far with --format json or --format csv."
+)
+NO_FINAL_SCORING = (
+    "Game {game} is marked over, but its final scoring cannot be worked out from its log ({reason}). "
+    "Export the log with --format json and attach it to a bug report."
+)
 UNKNOWN_FORMAT = "{fmt!r} is not an export format. Use one of: json, csv, bgstats."
 
 

@@ -1,0 +1,249 @@
+"""Exporting a kept game: its full log and final scoring as JSON or CSV, and as a BG Stats import link.
+
+The export is built over a small typed structure (``GameExport``); ``final_from_view`` adapts the engine's
+``view()["final"]`` breakdown to it, so the formats do not depend on the engine's internal layout.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+from urllib.parse import quote
+
+from device import errors
+from device.errors import ExportError
+from device.store import EventRecord, EventStore, GameRecord
+
+GAME_NAME = "Eleven"
+SOURCE_NAME = "Touchline"
+# BG Stats' play import deep link: the app opens a prefilled play for the owner to confirm.
+BGSTATS_LINK = "bgstats://app.bgstatsapp.com/createPlay.html?data="
+FORMATS = ("json", "csv", "bgstats")
+Format = Literal["json", "csv", "bgstats"]
+EXPORT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class ClubScore:
+    """One club's final score: total VP, the breakdown by category, and where it finished."""
+
+    seat: int
+    name: str
+    total: int
+    breakdown: tuple[tuple[str, int], ...]
+    league_position: int | None
+    rank: int
+    winner: bool
+
+
+@dataclass(frozen=True)
+class FinalScoring:
+    """The Final scoring of a finished game, clubs best first."""
+
+    clubs: tuple[ClubScore, ...]
+
+    @property
+    def winners(self) -> tuple[ClubScore, ...]:
+        """The club(s) that won (several only when they share the victory)."""
+        return tuple(c for c in self.clubs if c.winner)
+
+    @property
+    def categories(self) -> tuple[str, ...]:
+        """Every scoring category, in the order first met."""
+        seen: dict[str, None] = {}
+        for club in self.clubs:
+            for name, _ in club.breakdown:
+                seen.setdefault(name, None)
+        return tuple(seen)
+
+
+@dataclass(frozen=True)
+class GameExport:
+    """Everything exported about one game."""
+
+    game: GameRecord
+    events: tuple[EventRecord, ...]
+    final: FinalScoring | None
+
+    def player_name(self, seat: int, fallback: str | None = None) -> str:
+        """Who played a seat: the name given at the table, else the club's, else ``Seat N``."""
+        return self.game.seats.get(seat) or fallback or f"Seat {seat}"
+
+
+def final_from_view(view: Mapping[str, Any]) -> FinalScoring | None:
+    """Adapt ``engine.view()``'s final scoring breakdown (None while the game is not over).
+
+    Accepted shape: ``view["final"]`` is a list of clubs (or ``{"clubs": [...], "winners": [seats]}``), each with
+    ``seat``, ``name``/``club``, ``total``/``vp`` and ``breakdown`` (a mapping or a list of ``{category, vp}``),
+    plus ``league_position`` when known.  Winners come from the engine when it names them; otherwise the rule of
+    the base game applies: most VP, then higher in the League table, else the victory is shared.
+    """
+    final = view.get("final")
+    if not final:
+        return None
+    raw_clubs = final.get("clubs", []) if isinstance(final, Mapping) else list(final)
+    named_winners = final.get("winners") if isinstance(final, Mapping) else None
+    parsed = []
+    for raw in raw_clubs:
+        breakdown = raw.get("breakdown") or {}
+        if isinstance(breakdown, Mapping):
+            items = tuple((str(k), int(v)) for k, v in breakdown.items())
+        else:
+            items = tuple((str(b.get("category") or b.get("name")), int(b.get("vp", b.get("points", 0)))) for b in breakdown)
+        total = raw.get("total", raw.get("vp"))
+        parsed.append({
+            "seat": int(raw["seat"]),
+            "name": str(raw.get("name") or raw.get("club") or f"Seat {raw['seat']}"),
+            "total": int(total) if total is not None else sum(v for _, v in items),
+            "breakdown": items,
+            "league_position": raw.get("league_position", raw.get("position")),
+        })
+    return rank_clubs(parsed, winners=named_winners)
+
+
+def rank_clubs(clubs: list[dict[str, Any]], *, winners: list[int] | None = None) -> FinalScoring:
+    """Order clubs best first and mark the winner(s): most VP, then higher in the League table, else shared."""
+
+    def key(club: dict[str, Any]) -> tuple[int, int]:
+        position = club["league_position"]
+        return (-club["total"], position if position is not None else 99)
+
+    ordered = sorted(clubs, key=lambda c: (*key(c), c["seat"]))
+    best = key(ordered[0]) if ordered else None
+    scores = []
+    for index, club in enumerate(ordered):
+        # Clubs level on VP and League position share a rank ("1, 1, 3"), as they share the victory.
+        rank = 1 + sum(1 for other in ordered[:index] if key(other) < key(club))
+        won = club["seat"] in winners if winners is not None else key(club) == best
+        scores.append(ClubScore(seat=club["seat"], name=club["name"], total=club["total"], breakdown=club["breakdown"],
+                                league_position=club["league_position"], rank=rank, winner=won))
+    return FinalScoring(clubs=tuple(scores))
+
+
+def engine_final_scoring(game: GameRecord, events: list[dict[str, Any]]) -> FinalScoring | None:
+    """Replay a game's log through the engine and read its final scoring (None while not over)."""
+    import engine  # here, not at the top: exporting a log must work even while the engine cannot load
+
+    profile = engine.load_profile(None if game.profile_source == "demo" else game.profile_source)
+    state = engine.replay(profile, events)
+    return final_from_view(engine.view(profile, state))
+
+
+def build_export(store: EventStore, game_id: int, *,
+                 scorer: Callable[[GameRecord, list[dict[str, Any]]], FinalScoring | None] = engine_final_scoring,
+                 ) -> GameExport:
+    """Gather a game's record, log and (when it is over) final scoring."""
+    game = store.game(game_id)
+    records = store.records(game_id)
+    final = None
+    if game.status == "finished":
+        try:
+            final = scorer(game, [r.event for r in records])
+        except (ImportError, AttributeError, ValueError, KeyError, TypeError) as exc:
+            raise ExportError(errors.NO_FINAL_SCORING.format(game=game_id, reason=exc)) from exc
+    return GameExport(game=game, events=tuple(records), final=final)
+
+
+def to_json(export: GameExport) -> str:
+    """The whole game as one JSON document: the game, its final scoring and every event."""
+    game = export.game
+    document = {
+        "format": "touchline-game",
+        "version": EXPORT_VERSION,
+        "game": {
+            "id": game.id,
+            "name": GAME_NAME,
+            "created": game.created.isoformat(),
+            "ended": game.ended.isoformat() if game.ended else None,
+            "minutes": game.minutes,
+            "status": game.status,
+            "profile_source": game.profile_source,
+            "seats": {str(seat): name for seat, name in sorted(game.seats.items())},
+        },
+        "final": None if export.final is None else {
+            "winners": [c.seat for c in export.final.winners],
+            "clubs": [
+                {
+                    "seat": c.seat,
+                    "name": c.name,
+                    "player": export.player_name(c.seat, c.name),
+                    "total": c.total,
+                    "rank": c.rank,
+                    "winner": c.winner,
+                    "league_position": c.league_position,
+                    "breakdown": dict(c.breakdown),
+                }
+                for c in export.final.clubs
+            ],
+        },
+        "events": [{"seq": r.seq, "created": r.created.isoformat(), "event": r.event} for r in export.events],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def to_csv(export: GameExport) -> str:
+    """The final scoring (one row per club, one column per category) then, after a blank line, the log."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    if export.final is not None:
+        categories = export.final.categories
+        writer.writerow(["rank", "seat", "club", "player", *categories, "total", "winner"])
+        for club in export.final.clubs:
+            points = dict(club.breakdown)
+            writer.writerow([club.rank, club.seat, club.name, export.player_name(club.seat, club.name),
+                             *(points.get(c, 0) for c in categories), club.total, "yes" if club.winner else "no"])
+        writer.writerow([])
+    writer.writerow(["seq", "time", "type", "seat", "event"])
+    for record in export.events:
+        event = record.event
+        writer.writerow([record.seq, record.created.isoformat(), event.get("type", ""), event.get("seat", ""),
+                         json.dumps(event, ensure_ascii=False, separators=(",", ":"))])
+    return out.getvalue()
+
+
+def bgstats_play(export: GameExport) -> dict[str, Any]:
+    """The play as BG Stats' import JSON: game, date, duration, and each player's score and result."""
+    if export.final is None:
+        raise ExportError(errors.GAME_NOT_OVER.format(game=export.game.id))
+    game = export.game
+    return {
+        "sourceName": SOURCE_NAME,
+        "sourcePlayId": f"touchline-{game.id}-{game.created.strftime('%Y%m%d%H%M%S')}",
+        "playDate": game.created.astimezone().strftime("%Y-%m-%d %H:%M:%S"),
+        "durationMin": game.minutes or 0,
+        "board": "",
+        "game": {"name": GAME_NAME, "highestWins": True, "noPoints": False, "sourceGameId": "eleven"},
+        "players": [
+            {
+                "name": export.player_name(c.seat, c.name),
+                "sourcePlayerId": f"seat-{c.seat}",
+                "score": c.total,
+                "rank": c.rank,
+                "winner": c.winner,
+                "role": c.name,
+                "startPlayer": c.seat == 1,
+            }
+            for c in export.final.clubs
+        ],
+    }
+
+
+def bgstats_link(export: GameExport) -> str:
+    """The ``bgstats://`` link that opens the play in BG Stats, prefilled."""
+    payload = json.dumps(bgstats_play(export), ensure_ascii=False, separators=(",", ":"))
+    return BGSTATS_LINK + quote(payload, safe="")
+
+
+def render(export: GameExport, fmt: str) -> str:
+    """The export in one of FORMATS; ExportError naming the formats for any other."""
+    if fmt == "json":
+        return to_json(export)
+    if fmt == "csv":
+        return to_csv(export)
+    if fmt == "bgstats":
+        return bgstats_link(export) + "\n"
+    raise ExportError(errors.UNKNOWN_FORMAT.format(fmt=fmt))
