@@ -1,0 +1,615 @@
+"""The running table: drivers' readings → what they mean → the engine → the log → the screens and the page.
+
+Two layers:
+
+* :class:`Session` is the game at the table, synchronous and single-threaded: it maps readings to table
+  inputs (pad → seat, tag → card), asks :mod:`device.inputs` what they mean, offers the events to the
+  engine, writes each accepted event to the store (committed before anything is shown), and keeps what
+  each screen says.  Tests and ``touchline replay`` drive it directly.
+* :class:`RunningTable` wraps a session for the web app (``web.interface.Table``): the drivers' threads
+  hand readings to one asyncio loop, which applies them one at a time, redraws the displays and wakes
+  the page's subscribers.  :func:`run_table` builds everything from the table file and serves the page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import engine
+from device import screens
+from device.inputs import (
+    NOTHING_TO_UNDO,
+    UNDONE,
+    Hold,
+    Interpreter,
+    Lift,
+    Outcome,
+    Press,
+    Tap,
+    TableInput,
+)
+from device.screens import Message, SeatScreen
+from device.table_file import TableConfig
+from drivers.base import ButtonReading, HealthReading, TagReading
+from drivers.dice import Dice
+from engine.errors import EngineError
+
+log = logging.getLogger(__name__)
+
+RECENT = 30
+"""How many announcements the page's snapshot keeps."""
+ENROL_WAITING = "Tap the card to enrol"
+ENROLLED = "Enrolled"
+ENROL_NO_TAG = "No tag is waiting to be enrolled: start enrolment, then tap the card."
+UNKNOWN_ACTION = 'The table does not know the action "{type}". Known: {known}.'
+NO_GAME_YET = "There is no game yet: start one on the page."
+
+
+class _GameView:
+    """What :class:`device.inputs.Interpreter` needs to know about the game, read from engine state."""
+
+    def __init__(self, profile: Any, state: Any) -> None:
+        self.profile = profile
+        self.state = state
+        self.awaiting = tuple(state.awaiting)
+
+    def kind(self, card: str) -> str | None:
+        found = self.profile.cards.get(card)
+        return found.kind if found is not None else None
+
+    def name(self, card: str) -> str:
+        found = self.profile.cards.get(card)
+        return found.name if found is not None else card
+
+    def cost(self, card: str) -> int | None:
+        found = self.profile.cards.get(card)
+        cost = getattr(found, "cost", None)
+        return cost if isinstance(cost, int) else None
+
+    def owns(self, seat: int, card: str) -> bool:
+        club = self.state.club(seat)
+        return club is not None and club.held(card) is not None
+
+    def fanbase(self, seat: int) -> int:
+        club = self.state.club(seat)
+        return club.res[1] if club is not None else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat's wiring as the session needs it: its number, pads, buttons and screen id."""
+
+    number: int | None
+    pads: tuple[str, ...]
+    buttons: tuple[str, ...]
+    screen: str | None
+
+
+class Session:
+    """The game at the table: engine state, the log, what inputs mean and what each screen says."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        store: Any,
+        dice: Dice,
+        *,
+        profile: Any | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.profile = profile if profile is not None else engine.load_profile(config.deck)
+        self.interpreter = Interpreter(dice, clock=clock)
+        self.clock = clock
+        self.pad_seat = {pad.id: pad.seat for pad in config.pads()}
+        self.button_seat = {button.id: button.seat for button in config.buttons()}
+        self.screen_seat = {screen.id: screen.seat for screen in config.screens()}
+        self.game: Any = None
+        self.state: Any = None
+        self.messages: dict[int | None, Message] = {}
+        self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
+        self.enrolling = False
+        self.last_uid: str | None = None
+        self.version = 0
+        self.resume()
+
+    # -- the log ---------------------------------------------------------------------------------------
+
+    def resume(self) -> None:
+        """Rebuild the current game from the log (after a start, a crash or a pulled plug)."""
+        record = self.store.current_game()
+        self.game = None if record is None else record.id
+        if self.game is None:
+            self.state = None
+        else:
+            self.state = engine.replay(self.profile, self.store.events(self.game))
+        self.messages.clear()
+        self.interpreter.reset()
+        self._changed()
+
+    def _commit(self, event: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+        """Apply one event; write it to the log (committed) before the new state is kept. Raises EngineError."""
+        step = engine.apply(self.profile, self.state, event)
+        self.store.append(self.game, dict(event))
+        self.state = step.state
+        for announcement in step.announcements:
+            self.recent.append(dict(announcement))
+        return tuple(step.announcements)
+
+    # -- readings and inputs ---------------------------------------------------------------------------
+
+    def reading(self, reading: TagReading | ButtonReading) -> None:
+        """Handle one reading from a driver: a tag on or off a pad, a button pressed or held."""
+        if isinstance(reading, TagReading):
+            seat = self.pad_seat.get(reading.reader)
+            if reading.kind == "lift":
+                self.input(Lift(reading.reader, seat, reading.uid))
+                return
+            self.last_uid = reading.uid
+            if self.enrolling:
+                self.enrolling = False
+                self._say(seat, ENROL_WAITING, reading.uid)
+                self._changed()
+                return
+            self.input(Tap(reading.reader, seat, reading.uid, self.store.card_for(reading.uid)))
+            return
+        seat = self.button_seat.get(reading.button)
+        self.input(Press(reading.button, seat) if reading.kind == "press" else Hold(reading.button, seat))
+
+    def input(self, table_input: TableInput) -> None:
+        """What a table input means now, applied: events to the engine and log, messages to the screens."""
+        outcome = self.interpreter.handle(table_input, self._view())
+        self._carry_out(outcome, getattr(table_input, "seat", None))
+
+    def tick(self) -> None:
+        """Let time pass: close reroll windows that ran out (their rolls are kept)."""
+        if self.state is None:
+            return
+        events = self.interpreter.expired(self._view())
+        if events:
+            self._carry_out(Outcome(events=events), None)
+
+    def _carry_out(self, outcome: Outcome, seat: int | None) -> None:
+        for target, message in outcome.messages.items():
+            self._say(target, message.headline, *message.detail)
+        if outcome.undo:
+            with contextlib.suppress(ValueError):  # nothing to undo: the screens already say so
+                self.undo()
+            return
+        pending = list(outcome.events)
+        while pending:
+            event = pending.pop(0)
+            if self.state is None:
+                self._say(seat, NO_GAME_YET)
+                break
+            try:
+                announcements = self._commit(event)
+            except EngineError as refusal:
+                self._say(event.get("seat", seat), str(refusal))
+                break
+            self._show(announcements, event)
+            pending.extend(self.interpreter.automatic(self._view()))
+        self._changed()
+
+    def _view(self) -> _GameView | None:
+        return None if self.state is None else _GameView(self.profile, self.state)
+
+    # -- page actions --------------------------------------------------------------------------------
+
+    def page(self, action: Mapping[str, Any]) -> dict[str, Any]:
+        """Apply one page action; raise ValueError with a sentence when refused (nothing changes)."""
+        kind = action.get("type")
+        handler = {
+            "new_game": self._new_game,
+            "undo": lambda a: self.undo(),
+            "enrol_start": self._enrol_start,
+            "enrol_cancel": self._enrol_cancel,
+            "enrol": self._enrol,
+        }.get(str(kind))
+        if handler is not None:
+            result = handler(action)
+            self._changed()
+            return result or {}
+        if self.state is None:
+            raise ValueError(NO_GAME_YET)
+        event = {**action}
+        announcements = self._commit(event)
+        self._show(announcements, event)
+        for auto in self.interpreter.automatic(self._view()):
+            self._show(self._commit(auto), auto)
+        self._changed()
+        return {"announcements": list(announcements)}
+
+    def _new_game(self, action: Mapping[str, Any]) -> dict[str, Any]:
+        events = list(engine.setup_events(self.profile, action)) if hasattr(engine, "setup_events") else list(
+            action.get("events", ())
+        )
+        state = engine.initial_state(self.profile)
+        for event in events:  # checked in full before anything is written, so a refused setup changes nothing
+            state = engine.apply(self.profile, state, event).state
+        seats = {int(c["seat"]): str(c.get("name", "")) for c in action.get("clubs", ())}
+        if self.game is not None:
+            self.store.finish(self.game, status="abandoned")
+        self.game = self.store.new_game(seats=seats, profile_source=str(self.config.deck or "demo")).id
+        for event in events:
+            self.store.append(self.game, event)
+        self.state = state
+        self.interpreter.reset()
+        self.messages.clear()
+        return {"game": self.game}
+
+    def undo(self) -> dict[str, Any]:
+        """Drop the last event of the log and refold; every screen says what was undone."""
+        if self.game is None or not self.store.events(self.game):
+            self._say(None, NOTHING_TO_UNDO)
+            raise ValueError(NOTHING_TO_UNDO)
+        dropped = self.store.undo(self.game)
+        self.state = engine.replay(self.profile, self.store.events(self.game))
+        self.interpreter.reset()
+        self.messages.clear()
+        self._say(None, UNDONE, describe(dropped, self.profile))
+        self._changed()
+        return {"undone": dropped}
+
+    def _enrol_start(self, action: Mapping[str, Any]) -> dict[str, Any]:
+        self.enrolling = True
+        self.last_uid = None
+        self._say(None, ENROL_WAITING)
+        return {}
+
+    def _enrol_cancel(self, action: Mapping[str, Any]) -> dict[str, Any]:
+        self.enrolling = False
+        return {}
+
+    def _enrol(self, action: Mapping[str, Any]) -> dict[str, Any]:
+        uid = str(action.get("uid") or self.last_uid or "")
+        card = str(action.get("card", ""))
+        if not uid:
+            raise ValueError(ENROL_NO_TAG)
+        if card not in self.profile.cards:
+            raise ValueError(f'There is no card "{card}" in the deck.')
+        self.store.enroll(uid, card)
+        self._say(None, ENROLLED, f"{uid} = {self.profile.cards[card].name}")
+        return {"uid": uid, "card": card}
+
+    # -- screens --------------------------------------------------------------------------------------
+
+    def _show(self, announcements: Iterable[Mapping[str, Any]], event: Mapping[str, Any]) -> None:
+        for announcement in announcements:
+            message = message_for(announcement)
+            self._say(announcement.get("seat"), message.headline, *message.detail)
+
+    def _say(self, seat: int | None, headline: str, *detail: str) -> None:
+        message = Message(headline, tuple(d for d in detail if d))
+        if seat is None:
+            self.messages = {None: message}
+        else:
+            self.messages[seat] = message
+            self.messages.pop(None, None)
+
+    def _changed(self) -> None:
+        self.version += 1
+
+    def enrolled_cards(self) -> set[str]:
+        """Cards of the deck that have a tag enrolled."""
+        return set(self.store.enrolments().values())
+
+    def view(self) -> dict[str, Any] | None:
+        """The engine's read-only view of the game, or None before the first game."""
+        return None if self.state is None else engine.view(self.profile, self.state)
+
+    def screen(self, screen_id: str) -> SeatScreen:
+        """What the screen with this id says now."""
+        seat = self.screen_seat.get(screen_id)
+        view = self.view()
+        if seat is None:
+            message = self.messages.get(None) or _shared_message(view)
+            return SeatScreen(screens.where_line(view), "", message.headline, message.detail)
+        message = self.messages.get(seat) or self.messages.get(None)
+        if message is None:
+            message = self.interpreter.prompt(seat, self._view())
+        return screens.compose(view, seat, message)
+
+    def screens(self) -> dict[str, SeatScreen]:
+        """What every screen of the table says now, by screen id."""
+        return {screen_id: self.screen(screen_id) for screen_id in self.screen_seat}
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the page shows: the game view, recent announcements, each screen's text."""
+        return {
+            "game": self.game,
+            "view": self.view(),
+            "awaiting": list(self.state.awaiting) if self.state is not None else [],
+            "announcements": list(self.recent),
+            "screens": {sid: screen.lines() for sid, screen in self.screens().items()},
+            "enrolling": self.enrolling,
+            "version": self.version,
+        }
+
+
+def message_for(announcement: Mapping[str, Any]) -> Message:
+    """A short headline for a seat's screen from an engine announcement (its sentence as detail)."""
+    text = str(announcement.get("text", ""))
+    headline = announcement.get("headline")
+    if isinstance(headline, str) and headline:
+        return Message(headline, (text,))
+    return Message(text)
+
+
+def _shared_message(view: Mapping[str, Any] | None) -> Message:
+    return Message("Touchline") if view is None else Message("League table")
+
+
+def describe(event: Mapping[str, Any] | None, profile: Any) -> str:
+    """An event in a few words, for the screen that says what was undone."""
+    if not event:
+        return ""
+    words = str(event.get("type", "event")).replace("_", " ")
+    seat = event.get("seat")
+    card = event.get("card")
+    parts = [words.capitalize()]
+    if card:
+        found = profile.cards.get(card)
+        parts.append(found.name if found is not None else str(card))
+    if "value" in event:
+        parts.append(str(event["value"]))
+    if seat:
+        parts.append(f"(Seat {seat})")
+    return " ".join(parts)
+
+
+# --- the running table: threads → one asyncio loop → session → displays and page ------------------------------
+
+
+class Hardware(Protocol):
+    """The table's drivers as the runtime uses them (real from the table file, or simulated)."""
+
+    sim: Any
+    """The simulated hardware facade (``web.interface.SimulatedHardware``), or None on a real table."""
+
+    def start(self, emit: Callable[[Any], None]) -> None:
+        """Start the readers' and buttons' threads; they call ``emit(reading)`` from their threads."""
+
+    def stop(self) -> None:
+        """Stop the threads and release the hardware."""
+
+    def show(self, screen_id: str, screen: SeatScreen) -> None:
+        """Draw what a screen says on its display."""
+
+
+TICK_SECONDS = 0.25
+"""How often reroll windows are checked for expiry."""
+
+
+class RunningTable:
+    """The table as the web app sees it (``web.interface.Table``): one loop applies every input in turn."""
+
+    def __init__(self, session: Session, hardware: Hardware, *, pin: str) -> None:
+        self.session = session
+        self.hardware = hardware
+        self.pin = pin
+        self._queue: asyncio.Queue[Any] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._lock: asyncio.Lock | None = None
+        self._changed: asyncio.Condition | None = None
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._shown: dict[str, SeatScreen] = {}
+        self.processed = 0
+        """Readings handled so far (tests and the simulated table wait on it)."""
+
+    @property
+    def sim(self) -> Any:
+        """The simulated hardware, or None on a real table."""
+        return self.hardware.sim
+
+    # -- life cycle -----------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start the drivers' threads and the loop's tasks; draw every screen once."""
+        self._loop = asyncio.get_running_loop()
+        self._queue = asyncio.Queue()
+        self._lock = asyncio.Lock()
+        self._changed = asyncio.Condition()
+        self.redraw()
+        self.hardware.start(self._emit)
+        self._tasks = [asyncio.create_task(self._consume()), asyncio.create_task(self._tick())]
+
+    async def stop(self) -> None:
+        """Stop the tasks and the drivers."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+        await asyncio.to_thread(self.hardware.stop)
+
+    def _emit(self, reading: Any) -> None:
+        """Called from a driver's thread: hand the reading to the loop."""
+        if self._loop is not None and self._queue is not None:
+            self._loop.call_soon_threadsafe(self._queue.put_nowait, reading)
+
+    async def _consume(self) -> None:
+        assert self._queue is not None and self._lock is not None
+        while True:
+            reading = await self._queue.get()
+            try:
+                if isinstance(reading, HealthReading):
+                    log.warning("%s %s: %s", reading.device, "back" if reading.online else "offline", reading.detail)
+                else:
+                    async with self._lock:
+                        # SQLite's synced commit blocks; keep it off the loop.
+                        await asyncio.to_thread(self.session.reading, reading)
+                    await self._after_change()
+            except Exception:  # one bad reading must not stop the table
+                log.exception("reading %r could not be handled", reading)
+            finally:
+                self.processed += 1
+                self._queue.task_done()
+
+    async def _tick(self) -> None:
+        assert self._lock is not None
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            version = self.session.version
+            async with self._lock:
+                await asyncio.to_thread(self.session.tick)
+            if self.session.version != version:
+                await self._after_change()
+
+    async def idle(self) -> None:
+        """Wait until every reading handed in so far has been handled."""
+        if self._queue is not None:
+            await self._queue.join()
+
+    async def _after_change(self) -> None:
+        await asyncio.to_thread(self.redraw)
+        assert self._changed is not None
+        async with self._changed:
+            self._changed.notify_all()
+
+    def redraw(self) -> None:
+        """Draw the screens whose text changed."""
+        for screen_id, screen in self.session.screens().items():
+            if self._shown.get(screen_id) != screen:
+                self.hardware.show(screen_id, screen)
+                self._shown[screen_id] = screen
+
+    # -- web.interface.Table -------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the page shows, JSON-safe."""
+        return self.session.snapshot()
+
+    async def subscribe(self) -> AsyncIterator[dict[str, Any]]:
+        """Yield the snapshot now and again each time anything changes at the table."""
+        assert self._changed is not None
+        version = self.session.version
+        yield self.snapshot()
+        while True:
+            async with self._changed:
+                await self._changed.wait_for(lambda: self.session.version != version)
+            version = self.session.version
+            yield self.snapshot()
+
+    async def submit(self, action: dict[str, Any]) -> dict[str, Any]:
+        """Apply one page action; ValueError with a sentence when refused (nothing changes)."""
+        assert self._lock is not None
+        async with self._lock:
+            result = await asyncio.to_thread(self.session.page, action)
+        await self._after_change()
+        return result
+
+    def deck(self) -> list[dict[str, Any]]:
+        """Every card of the loaded deck: id, name and kind."""
+        return [
+            {"id": card.id, "name": card.name, "kind": card.kind, "enrolled": card.id in self.session.enrolled_cards()}
+            for card in self.session.profile.cards.values()
+        ]
+
+
+# --- running it ------------------------------------------------------------------------------------------------
+
+READY_TIMEOUT = 10.0
+"""Seconds to wait for the web server to listen before giving up."""
+STARTED = "Touchline is running: the page is on http://{host}:{port}/ (PIN {pin})."
+
+
+def build_hardware(config: TableConfig, *, sim: bool) -> Hardware:
+    """The table's drivers: simulated ones (``--sim``, or a table file with backend = "sim"), else real ones."""
+    from device.sim import SimHardware
+
+    if sim or config.backend == "sim":
+        return SimHardware(config)
+    from device.sim import RealHardware
+
+    return RealHardware(config)
+
+
+def build_table(config: TableConfig, *, sim: bool, db_path: Path, dice: Dice | None = None) -> RunningTable:
+    """The running table for a table file: store, dice, drivers and the game session, resumed from the log."""
+    from device.store import open_store
+    from drivers.dice import SystemDice
+
+    store = open_store(db_path)
+    hardware = build_hardware(config, sim=sim)
+    session = Session(config, store, dice or SystemDice())
+    if hardware.sim is not None:
+        hardware.sim.attach(session)
+    return RunningTable(session, hardware, pin=store.table_pin())
+
+
+class _Notifier:
+    """systemd's sd_notify (READY=1 and the watchdog); does nothing when not run by systemd."""
+
+    def __init__(self) -> None:
+        import sdnotify
+
+        self._notifier = sdnotify.SystemdNotifier()
+        usec = int(os.environ.get("WATCHDOG_USEC", "0") or 0)
+        self.watchdog_seconds = usec / 1_000_000 / 2 if usec else 0.0
+
+    def notify(self, message: str) -> None:
+        self._notifier.notify(message)
+
+
+async def serve(table: RunningTable, *, host: str, port: int) -> int:
+    """Start the table, serve the page with uvicorn in this loop, tell systemd when ready; return the exit code."""
+    import uvicorn
+
+    from web.app import create_app
+
+    notifier = _Notifier()
+    await table.start()
+    server = uvicorn.Server(uvicorn.Config(create_app(table), host=host, port=port, log_level="warning", lifespan="on"))
+    serving = asyncio.create_task(server.serve())
+    deadline = time.monotonic() + READY_TIMEOUT
+    while not server.started and not serving.done() and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    if not server.started:
+        server.should_exit = True
+        with contextlib.suppress(BaseException):
+            await serving
+        await table.stop()
+        log.error("the web server did not start on %s:%d", host, port)
+        return 1
+    notifier.notify("READY=1")
+    notifier.notify(f"STATUS=Serving on http://{host}:{port}/")
+    log.warning(STARTED.format(host=host, port=port, pin=table.pin))
+    watchdog = asyncio.create_task(_watchdog(notifier)) if notifier.watchdog_seconds else None
+    try:
+        await serving
+    finally:
+        notifier.notify("STOPPING=1")
+        if watchdog is not None:
+            watchdog.cancel()
+        await table.stop()
+    return 0
+
+
+async def _watchdog(notifier: _Notifier) -> None:
+    """Tell systemd the loop is alive, twice per watchdog period (a hung loop stops telling it)."""
+    while True:
+        notifier.notify("WATCHDOG=1")
+        await asyncio.sleep(notifier.watchdog_seconds)
+
+
+def run_table(config: TableConfig, *, sim: bool, host: str, port: int, db_path: Path) -> int:
+    """Run the table until stopped: drivers, game, screens and the web page; return the process exit code."""
+    table = build_table(config, sim=sim, db_path=db_path)
+    try:
+        return asyncio.run(serve(table, host=host, port=port))
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        table.session.store.close()
