@@ -1,0 +1,68 @@
+"""The app factory: ``create_app(table)`` builds the table's web page around a running table."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib import resources
+
+import asyncio
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from web import errors
+from web.interface import Table
+from web.routers import actions, api, live, pages, sim
+from web.security import Guard
+
+
+def _field(loc: tuple[int | str, ...]) -> str:
+    parts = [str(p) for p in loc if p not in ("body", "query", "path")]
+    return ".".join(parts) or "body"
+
+
+async def _invalid(_: Request, exc: Exception) -> JSONResponse:
+    """422 naming each bad field, plus one sentence a person can read."""
+    assert isinstance(exc, RequestValidationError)
+    problems = [{**p, "msg": str(p.get("msg", "invalid")).removeprefix("Value error, ")} for p in exc.errors()]
+    message = "; ".join(f"{_field(tuple(p.get('loc', ())))}: {p.get('msg', 'invalid')}" for p in problems)
+    detail = [{"loc": list(p.get("loc", ())), "field": _field(tuple(p.get("loc", ()))), "msg": p.get("msg"),
+               "type": p.get("type")} for p in problems]
+    return JSONResponse({"detail": detail, "message": f"Please correct: {message}."}, status_code=422)
+
+
+async def _forbidden(_: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse({"detail": str(exc)}, status_code=403)
+
+
+async def _not_found(_: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse({"detail": str(exc)}, status_code=404)
+
+
+def create_app(table: Table, *, secret: bytes | None = None) -> FastAPI:
+    """Build the web app for a running table (``secret`` signs session cookies; random when omitted)."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.closing = asyncio.Event()
+        try:
+            yield
+        finally:
+            # Open live streams end here, so the server stops without waiting for every browser to leave.
+            app.state.closing.set()
+
+    app = FastAPI(title="Touchline", version="0.1.0", lifespan=lifespan,
+                  description="The table's live state and the actions the page can take (changes need the PIN).")
+    app.state.table = table
+    app.state.guard = Guard(lambda: table.pin, secret)
+    app.state.closing = asyncio.Event()
+    app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_exception_handler(errors.Forbidden, _forbidden)
+    app.add_exception_handler(errors.NotFound, _not_found)
+    for module in (pages, api, live, actions, sim):
+        app.include_router(module.router)
+    static = resources.files("web").joinpath("static")
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    return app

@@ -1,0 +1,51 @@
+"""Dependencies shared by the routers; tests override them with ``app.dependency_overrides``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from web import errors
+from web.interface import SimulatedHardware, Table
+from web.security import CSRF_FIELD, CSRF_HEADER, Guard, check_origin
+
+
+def get_table(request: Request) -> Table:
+    """The running table the app was made for."""
+    return request.app.state.table
+
+
+def get_guard(request: Request) -> Guard:
+    """The app's PIN guard."""
+    return request.app.state.guard
+
+
+TableDep = Annotated[Table, Depends(get_table)]
+GuardDep = Annotated[Guard, Depends(get_guard)]
+
+
+async def require_pin(request: Request, guard: GuardDep) -> str:
+    """Let a state-changing request through only with the PIN's session, its CSRF token and our Origin."""
+    check_origin(request)
+    sid = guard.session_id(request)
+    if sid is None:
+        raise errors.Forbidden(errors.PIN_REQUIRED)
+    token = request.headers.get(CSRF_HEADER)
+    if token is None and request.headers.get("content-type", "").startswith(
+            ("application/x-www-form-urlencoded", "multipart/form-data")):
+        token = str((await request.form()).get(CSRF_FIELD) or "") or None
+    guard.check_csrf(sid, token)
+    return sid
+
+
+def get_sim(table: TableDep) -> SimulatedHardware:
+    """The simulated hardware; refused on a real table."""
+    sim = table.sim
+    if sim is None:
+        raise errors.NotFound(errors.NO_SIMULATION)
+    return sim
+
+
+Unlocked = Annotated[str, Depends(require_pin)]
+SimDep = Annotated[SimulatedHardware, Depends(get_sim)]

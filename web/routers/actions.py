@@ -1,0 +1,84 @@
+"""Changes to the game made from the page, all behind the table's PIN (session cookie + CSRF token + Origin)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request, Response
+
+from web import models
+from web.deps import GuardDep, TableDep, Unlocked
+from web.interface import Table
+from web.security import COOKIE, check_origin, set_session_cookie
+
+router = APIRouter(prefix="/api", tags=["actions"])
+REFUSED = {409: {"description": "The rules refuse this now; `detail` says why. Nothing changed."},
+           403: {"description": "No PIN session, a bad CSRF token or another site's request. Nothing changed."}}
+
+
+async def submit(table: Table, action: dict[str, Any]) -> dict[str, Any]:
+    """Hand one action to the table; a refusal by the rules becomes a 409 carrying its sentence."""
+    try:
+        result = await table.submit(action)
+    except ValueError as refusal:
+        raise HTTPException(status_code=409, detail=str(refusal)) from refusal
+    return {"ok": True, "result": result}
+
+
+@router.post("/session", summary="Unlock this browser with the table's PIN", responses=REFUSED)
+def login(body: models.Login, request: Request, response: Response, guard: GuardDep) -> dict[str, Any]:
+    """Check the PIN and give this browser a session cookie; returns the CSRF token for later changes."""
+    check_origin(request)
+    token = guard.login(body.pin)
+    set_session_cookie(response, token, secure=request.url.scheme == "https")
+    sid = token.partition(".")[0]
+    return {"unlocked": True, "csrf": guard.csrf_token(sid)}
+
+
+@router.post("/session/logout", summary="Lock this browser again", responses=REFUSED)
+def logout(_: Unlocked, response: Response) -> dict[str, Any]:
+    """Forget this browser's session cookie."""
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+    return {"unlocked": False}
+
+
+@router.post("/actions/new-game", summary="Start a new game", responses=REFUSED)
+async def new_game(body: models.NewGame, _: Unlocked, table: TableDep) -> dict[str, Any]:
+    """Clubs and seats, Directors, Opponents dealt, Objectives and module options."""
+    return await submit(table, body.action("new_game"))
+
+
+@router.post("/actions/lineup", summary="Record a club's Matchday lineup and resolve its match", responses=REFUSED)
+async def lineup(body: models.Lineup, _: Unlocked, table: TableDep) -> dict[str, Any]:
+    """Ten jersey markers in the nine zones; the result holds the match breakdown."""
+    return await submit(table, body.action("lineup"))
+
+
+@router.post("/actions/correction", summary="Set a tracked number by hand, with a reason", responses=REFUSED)
+async def correction(body: models.Correction, _: Unlocked, table: TableDep) -> dict[str, Any]:
+    """Recorded as an event like any other, so it can be undone."""
+    return await submit(table, body.action("correction"))
+
+
+@router.post("/actions/undo", summary="Undo the last event", responses=REFUSED)
+async def undo(_: Unlocked, table: TableDep) -> dict[str, Any]:
+    """Drop the last event and refold the game."""
+    return await submit(table, {"type": "undo"})
+
+
+@router.post("/actions/enrol/start", summary="Wait for a card to be tapped on any pad", responses=REFUSED)
+async def enrol_start(_: Unlocked, table: TableDep) -> dict[str, Any]:
+    """The next tap on any pad is held for enrolment instead of played."""
+    return await submit(table, {"type": "enrol_start"})
+
+
+@router.post("/actions/enrol", summary="Bind the tapped tag to a card of the deck", responses=REFUSED)
+async def enrol(body: models.Enrol, _: Unlocked, table: TableDep) -> dict[str, Any]:
+    """From now on this tag means this card."""
+    return await submit(table, body.action("enrol"))
+
+
+@router.post("/actions/enrol/cancel", summary="Stop waiting for a card to enrol", responses=REFUSED)
+async def enrol_cancel(_: Unlocked, table: TableDep) -> dict[str, Any]:
+    """Taps are played normally again."""
+    return await submit(table, {"type": "enrol_cancel"})

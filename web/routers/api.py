@@ -1,0 +1,36 @@
+"""Read-only JSON: the table's state, the deck, and whether this browser is unlocked."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+
+from web.deps import GuardDep, TableDep
+
+router = APIRouter(prefix="/api", tags=["state"])
+
+
+@router.get("/state", summary="Everything the page shows, as JSON")
+def state(table: TableDep) -> dict[str, Any]:
+    """The table's snapshot: the game view (or null), recent announcements, screens."""
+    return table.snapshot()
+
+
+@router.get("/deck", summary="The cards of the loaded deck, filtered")
+def deck(table: TableDep,
+         q: Annotated[str, Query(max_length=40, description="words in the name or id")] = "",
+         kind: Annotated[str | None, Query(max_length=20, pattern=r"^[a-z_]+$")] = None) -> list[dict[str, Any]]:
+    """Cards whose name or id contains every word of ``q``, of ``kind`` when given."""
+    words = q.lower().split()
+    return [card for card in table.deck()
+            if (kind is None or card.get("kind") == kind)
+            and all(w in f"{card.get('id', '')} {card.get('name', '')}".lower() for w in words)]
+
+
+@router.get("/session", summary="Whether this browser holds the PIN, and its CSRF token")
+def session(request: Request, guard: GuardDep, table: TableDep) -> dict[str, Any]:
+    """``unlocked`` and, when unlocked, the token to send as ``X-CSRF-Token`` with every change."""
+    sid = guard.session_id(request)
+    return {"unlocked": sid is not None, "csrf": guard.csrf_token(sid) if sid else None,
+            "simulation": table.sim is not None}

@@ -1,0 +1,87 @@
+// The virtual table: each seat's pad, buttons and screen, for playing without any hardware.
+import {fill, h, live, post, say, session, unlockForm, words} from "./common.js";
+import {logItem, status} from "./view.js";
+
+const $ = (id) => document.getElementById(id);
+let layout = null;
+let deck = [];
+const versions = {};
+
+async function load() {
+  const response = await fetch("/api/sim/layout");
+  if (!response.ok) {
+    const data = await response.json().catch(() => null);
+    say($("sim-msg"), data?.detail || "This table has no simulated hardware.", false);
+    return;
+  }
+  layout = await response.json();
+  deck = await (await fetch("/api/deck")).json();
+  drawSeats();
+}
+
+async function act(path, body) {
+  const r = await post(path, body);
+  say($("sim-msg"), r.ok ? "" : r.message, r.ok);
+}
+
+function cardPicker(pad) {
+  const list = `cards-${pad.id}`;
+  const input = h("input", {class: "cardpick", list, placeholder: "Card name or id", "aria-label": `Card for ${pad.label}`});
+  const datalist = h("datalist", {id: list}, deck.map((c) => h("option", {value: c.id}, `${c.name} (${words(c.kind)})`)));
+  const resolve = () => {
+    const text = input.value.trim().toLowerCase();
+    const card = deck.find((c) => c.id === text) || deck.find((c) => c.name.toLowerCase() === text);
+    return card ? card.id : input.value.trim();
+  };
+  return h("div", {class: "pad", dataset: {pad: pad.id}},
+    h("div", {class: "padlabel"}, pad.label, h("span", {class: "oncard"}, pad.card ? ` holds ${pad.card}` : "")),
+    input, datalist,
+    h("button", {type: "button", class: "place", onclick: () => act("/api/sim/place", {pad: pad.id, card: resolve()})}, "Place"),
+    h("button", {type: "button", class: "lift quiet", onclick: () => act("/api/sim/lift", {pad: pad.id})}, "Lift"));
+}
+
+function seatBox(seat, label) {
+  const of = (list) => (layout[list] || []).filter((x) => (x.seat ?? null) === seat);
+  return h("article", {class: "simseat", dataset: {seat: seat ?? "shared"}},
+    h("h3", {}, label),
+    of("screens").map((s) => h("figure", {class: "oled"},
+      h("img", {src: `/api/sim/screens/${s.id}.png?v=${versions[s.id] ?? 0}`, alt: `${s.label}`, dataset: {screen: s.id},
+        width: (s.width || 128) * 2, height: (s.height || 64) * 2}),
+      h("figcaption", {}, s.label))),
+    of("pads").map(cardPicker),
+    h("div", {class: "buttons"}, of("buttons").map((b) => [
+      h("button", {type: "button", class: "press primary", dataset: {button: b.id}, onclick: () => act("/api/sim/press", {button: b.id})}, `Press ${b.label}`),
+      h("button", {type: "button", class: "hold", dataset: {button: b.id}, onclick: () => act("/api/sim/hold", {button: b.id})}, "Hold")])));
+}
+
+function drawSeats() {
+  if (!layout) return;
+  const seats = (layout.seats || []).map((s) => seatBox(s.seat, s.label || `Seat ${s.seat}`));
+  const shared = ["pads", "buttons", "screens"].some((k) => (layout[k] || []).some((x) => (x.seat ?? null) === null));
+  fill($("seats"), seats, shared ? seatBox(null, "Shared") : null);
+}
+
+function refreshScreens(screens) {
+  for (const [id, info] of Object.entries(screens || {})) {
+    if (versions[id] === info.version) continue;
+    versions[id] = info.version;
+    const img = document.querySelector(`img[data-screen="${CSS.escape(id)}"]`);
+    if (img) img.src = `/api/sim/screens/${id}.png?v=${info.version}`;
+  }
+}
+
+live(async (snapshot) => {
+  fill($("sim-status"), status(snapshot.game));
+  fill($("sim-log"), (snapshot.log || []).slice(-5).reverse().map(logItem));
+  const seatsNow = (snapshot.game?.clubs || []).map((c) => c.seat).join(",");
+  if (layout && seatsNow && seatsNow !== (layout.seats || []).map((s) => s.seat).join(",")) {
+    layout = await (await fetch("/api/sim/layout")).json();
+    drawSeats();
+  }
+  refreshScreens(snapshot.screens);
+});
+
+session().then((s) => {
+  if (!s.unlocked) fill($("sim-lock"), unlockForm(() => fill($("sim-lock"))));
+  load();
+});
