@@ -1,27 +1,326 @@
-"""The ``touchline`` command line."""
+"""The ``touchline`` command line: run the table, replay a scenario, enrol cards, check the hardware, export games."""
 
 from __future__ import annotations
 
 import argparse
+import inspect
+import logging
+import os
 import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from device.errors import DeviceError, ExportError, GameNotFound, StoreError, TableFileError
+from device.table_file import SIM_TABLE, TableConfig, load_table
+
+log = logging.getLogger("touchline")
+
+TABLE_ENV = "TOUCHLINE_TABLE"
+DB_ENV = "TOUCHLINE_DB"
+BACKEND_ENV = "TOUCHLINE_BACKEND"
+INSTALLED_TABLE = Path("/etc/touchline/table.toml")
+
+NO_TABLE_FILE = (
+    "No table file: pass --table FILE, set TOUCHLINE_TABLE, or install one at /etc/touchline/table.toml "
+    "(device/tables/ has examples). To try Touchline without hardware, run `touchline run --sim`."
+)
+NOT_AVAILABLE = "touchline {command}: {what} is not available in this build yet ({reason})."
+NO_GAMES = "No games kept in {path} yet."
+GAME_ID_BAD = "{text!r} is not a game: give its number (see `touchline games`) or 'last'."
+HW_ALL_FOUND = "All {count} devices answered."
+HW_MISSING = "{missing} of {count} devices did not answer: check the wiring of the lines marked MISSING (README.md, \"Wiring\")."
+
+# systemd's journal reads a "<N>" syslog priority at the start of each stderr line (SyslogLevelPrefix=).
+_HANDLER_NAME = "touchline-stderr"
+_SYSLOG_PRIORITY = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3, logging.CRITICAL: 2}
+
+
+class _JournalFormatter(logging.Formatter):
+    """One line per record with its syslog priority, and no timestamp: the journal adds its own."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        priority = _SYSLOG_PRIORITY.get(record.levelno, 6)
+        return f"<{priority}>{record.name}: {super().format(record)}"
+
+
+def setup_logging(level: str = "INFO") -> None:
+    """Log to stderr: in the journal's format under systemd, with times on a terminal."""
+    handler = logging.StreamHandler(sys.stderr)
+    if os.environ.get("JOURNAL_STREAM") or os.environ.get("INVOCATION_ID"):
+        handler.setFormatter(_JournalFormatter("%(message)s"))
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s", "%H:%M:%S"))
+    handler.set_name(_HANDLER_NAME)
+    root = logging.getLogger()
+    # Replace only our own handler, so a second call (or a test harness's handlers) is left in peace.
+    for old in [h for h in root.handlers if h.get_name() == _HANDLER_NAME]:
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level.upper())
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser with one subcommand per job."""
     parser = argparse.ArgumentParser(prog="touchline", description="Touchline: the Eleven companion table.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+                        help="how much to log on stderr (default INFO)")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def table_options(p: argparse.ArgumentParser, *, sim_help: str) -> None:
+        p.add_argument("--table", type=Path, help=f"the table file (default: ${TABLE_ENV}, else {INSTALLED_TABLE})")
+        p.add_argument("--sim", action="store_true", help=sim_help)
+
+    def db_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--db", type=Path, help=f"the game log (default: ${DB_ENV}, else the table file's database)")
+
     run = sub.add_parser("run", help="run the table (real hardware from the table file, or --sim)")
-    run.add_argument("--sim", action="store_true", help="run the simulated table")
+    table_options(run, sim_help="simulate every reader, button and screen (the table file defaults to the simulated table)")
+    run.add_argument("--host", help="address the page listens on (default: the table file's)")
+    run.add_argument("--port", type=int, help="port of the page (default: the table file's, usually 8000)")
+    db_option(run)
+
+    replay = sub.add_parser("replay", help="run a scenario file against the simulated table and print the final state")
+    replay.add_argument("scenario", type=Path, help="the scenario file")
+
+    enroll = sub.add_parser("enroll", help="tap cards to map their tags to the deck's cards")
+    table_options(enroll, sim_help="use the simulated table")
+    db_option(enroll)
+
+    hw = sub.add_parser("hw-check", help="look for every reader, button, screen and hub of the table file")
+    table_options(hw, sim_help=f"check against the simulation (as does {BACKEND_ENV}=sim)")
+
+    export = sub.add_parser("export", help="export a game's log and final scoring")
+    export.add_argument("game", help="the game's number (see `touchline games`), or 'last'")
+    export.add_argument("--format", default="json", choices=["json", "csv", "bgstats"], help="default json")
+    export.add_argument("--output", "-o", type=Path, help="write to this file instead of the screen")
+    db_option(export)
+    export.add_argument("--table", type=Path, help="the table file whose database to use")
+
+    games = sub.add_parser("games", help="list the games kept in the log")
+    db_option(games)
+    games.add_argument("--table", type=Path, help="the table file whose database to use")
+
+    pin = sub.add_parser("pin", help="print the PIN that unlocks the page's changes")
+    db_option(pin)
+    pin.add_argument("--table", type=Path, help="the table file whose database to use")
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+# --- resolving the table file and the log ----------------------------------------------------------------------------
+
+
+def resolve_table(table: Path | None, *, sim: bool) -> TableConfig:
+    """The table file to use: --table, then $TOUCHLINE_TABLE, then the installed one; --sim falls back to the simulated table."""
+    chosen = table or (Path(os.environ[TABLE_ENV]) if os.environ.get(TABLE_ENV) else None)
+    if chosen is None:
+        if sim or os.environ.get(BACKEND_ENV, "").strip().lower() == "sim":
+            chosen = SIM_TABLE
+        elif INSTALLED_TABLE.exists():
+            chosen = INSTALLED_TABLE
+        else:
+            raise TableFileError("", NO_TABLE_FILE)
+    return load_table(chosen)
+
+
+def resolve_db(db: Path | None, table: Path | None) -> Path:
+    """The game log: --db, then $TOUCHLINE_DB, then the table file's database (or the default place)."""
+    if db is not None:
+        return db
+    if os.environ.get(DB_ENV):
+        return Path(os.environ[DB_ENV])
+    if table is not None or os.environ.get(TABLE_ENV) or INSTALLED_TABLE.exists():
+        return resolve_table(table, sim=False).database
+    return load_table(SIM_TABLE).database
+
+
+def is_sim(args: argparse.Namespace, config: TableConfig) -> bool:
+    """Simulate when asked on the command line, by the environment, or by the table file."""
+    return bool(args.sim) or os.environ.get(BACKEND_ENV, "").strip().lower() == "sim" or config.backend == "sim"
+
+
+# --- commands ------------------------------------------------------------------------------------------------------
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Run the table until stopped."""
+    config = resolve_table(args.table, sim=args.sim)
+    run_table = _late("run", "the table", "device.runtime", "run_table")
+    if run_table is None:
+        return 1
+    return int(run_table(
+        config,
+        sim=is_sim(args, config),
+        host=args.host or config.host,
+        port=args.port or config.port,
+        db_path=args.db or (Path(os.environ[DB_ENV]) if os.environ.get(DB_ENV) else config.database),
+    ))
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Run a scenario and print the final state as JSON."""
+    import json
+
+    run_scenario = _late("replay", "scenario replay", "device.replay", "run_scenario")
+    if run_scenario is None:
+        return 1
+    if not args.scenario.is_file():
+        print(f"touchline replay: there is no scenario file {args.scenario}.", file=sys.stderr)
+        return 2
+    try:
+        final = run_scenario(args.scenario)
+    except ValueError as exc:  # a scenario that does not parse, or a check that failed: the message says where
+        print(f"touchline replay: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(final, indent=2, sort_keys=True, default=str))
+    return 0
+
+
+def cmd_enroll(args: argparse.Namespace) -> int:
+    """Enrol cards by tapping them."""
+    config = resolve_table(args.table, sim=args.sim)
+    enroll = _late("enroll", "card enrolment", "device.enroll", "enroll")
+    if enroll is None:
+        return 1
+    db_path = args.db or (Path(os.environ[DB_ENV]) if os.environ.get(DB_ENV) else config.database)
+    kwargs: dict[str, Any] = {}
+    if "sim" in inspect.signature(enroll).parameters:
+        kwargs["sim"] = is_sim(args, config)
+    result = enroll(config, db_path, **kwargs)
+    return int(result) if isinstance(result, int) else 0
+
+
+def cmd_hw_check(args: argparse.Namespace) -> int:
+    """Probe every device of the table file and print one line each; non-zero when one is missing."""
+    config = resolve_table(args.table, sim=args.sim)
+    probe_all = _late("hw-check", "the hardware check", "drivers.hwcheck", "probe_all")
+    if probe_all is None:
+        return 1
+    if is_sim(args, config):
+        # The drivers pick their backend from the environment, as everywhere else.
+        os.environ[BACKEND_ENV] = "sim"
+    results = list(probe_all(hardware_specs(config)))
+    missing = sum(1 for r in results if not r.ok)
+    for result in results:
+        print(probe_line(result))
+    print(HW_ALL_FOUND.format(count=len(results)) if not missing else HW_MISSING.format(missing=missing, count=len(results)))
+    return 0 if not missing else 1
+
+
+def hardware_specs(config: TableConfig) -> list[Any]:
+    """The drivers' probe specs for every reader, hub, button and screen of the table file."""
+    from drivers import hwcheck
+
+    specs: list[Any] = []
+    for hub in config.hubs:
+        specs.append(hwcheck.HubSpec(name=f"hub {hub.name}", port=hub.device_path or "", baud=hub.baud))
+    for pad in config.pads():
+        if pad.on_spi:
+            specs.append(hwcheck.ReaderSpec(name=pad.id, bus=pad.bus, device=pad.device, rst_pin=pad.rst_pin))
+    for button in config.buttons():
+        specs.append(hwcheck.ButtonSpec(name=button.id, gpio=button.gpio))
+    for screen in config.screens():
+        specs.append(hwcheck.DisplaySpec(name=screen.id, kind=screen.kind, i2c_bus=screen.i2c_bus, address=screen.address,
+                                         mux_address=screen.mux_address, mux_channel=screen.mux_channel))
+    return specs
+
+
+def probe_line(result: Any) -> str:
+    """One line per device: found or MISSING, its name, and what the probe said."""
+    return f"{'ok     ' if result.ok else 'MISSING'}  {result.name}: {result.detail}"
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Export one game in the chosen format."""
+    from device.export import build_export, render
+    from device.store import EventStore
+
+    with EventStore(resolve_db(args.db, args.table)) as store:
+        game_id = _game_id(args.game, store)
+        text = render(build_export(store, game_id), args.format)
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+        print(f"Game {game_id} written to {args.output}.", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """List the kept games, oldest first."""
+    from device.store import EventStore
+
+    path = resolve_db(args.db, args.table)
+    with EventStore(path) as store:
+        games = store.games()
+    if not games:
+        print(NO_GAMES.format(path=path))
+        return 0
+    print(f"{'game':>4}  {'status':<9}  {'started':<16}  {'minutes':>7}  {'events':>6}  seats")
+    for game in games:
+        seats = ", ".join(f"{n}: {name}" for n, name in sorted(game.seats.items())) or "-"
+        minutes = "" if game.minutes is None else str(game.minutes)
+        started = game.created.astimezone().strftime("%Y-%m-%d %H:%M")
+        print(f"{game.id:>4}  {game.status:<9}  {started:<16}  {minutes:>7}  {game.events:>6}  {seats}")
+    return 0
+
+
+def cmd_pin(args: argparse.Namespace) -> int:
+    """Print the table's PIN (made up the first time)."""
+    from device.store import EventStore
+
+    with EventStore(resolve_db(args.db, args.table)) as store:
+        print(store.table_pin())
+    return 0
+
+
+def _game_id(text: str, store: Any) -> int:
+    if text.lower() in ("last", "latest"):
+        games = store.games()
+        if not games:
+            raise GameNotFound(NO_GAMES.format(path=store.path))
+        return int(games[-1].id)
+    if not text.isdigit():
+        raise GameNotFound(GAME_ID_BAD.format(text=text))
+    return int(text)
+
+
+def _late(command: str, what: str, module: str, name: str) -> Callable[..., Any] | None:
+    """Import a part built elsewhere only when it is used, and say plainly when it is not there."""
+    import importlib
+
+    try:
+        return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+    except (ImportError, AttributeError) as exc:
+        print(NOT_AVAILABLE.format(command=command, what=what, reason=exc), file=sys.stderr)
+        return None
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "run": cmd_run,
+    "replay": cmd_replay,
+    "enroll": cmd_enroll,
+    "hw-check": cmd_hw_check,
+    "export": cmd_export,
+    "games": cmd_games,
+    "pin": cmd_pin,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``touchline`` console script."""
     args = build_parser().parse_args(argv)
-    if args.command == "run":
-        print("touchline: the table is not available in this build yet.", file=sys.stderr)
+    setup_logging(args.log_level)
+    try:
+        return COMMANDS[args.command](args)
+    except TableFileError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except (StoreError, GameNotFound, ExportError, DeviceError) as exc:
+        print(f"touchline {args.command}: {exc}", file=sys.stderr)
         return 1
-    return 0
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

@@ -134,9 +134,10 @@ def engine_final_scoring(game: GameRecord, events: list[dict[str, Any]]) -> Fina
 
 
 def build_export(store: EventStore, game_id: int, *,
-                 scorer: Callable[[GameRecord, list[dict[str, Any]]], FinalScoring | None] = engine_final_scoring,
+                 scorer: Callable[[GameRecord, list[dict[str, Any]]], FinalScoring | None] | None = None,
                  ) -> GameExport:
-    """Gather a game's record, log and (when it is over) final scoring."""
+    """Gather a game's record, log and (when it is over) final scoring (by the engine unless ``scorer`` is given)."""
+    scorer = scorer or engine_final_scoring
     game = store.game(game_id)
     records = store.records(game_id)
     final = None

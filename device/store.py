@@ -218,7 +218,10 @@ class EventStore:
                 path=self.path, reason="it is an SQLite file, but not a Touchline game log"))
         if version == SCHEMA_VERSION:
             return
-        log.info("upgrading game log %s from version %d to %d", self.path, version, SCHEMA_VERSION)
+        if version:
+            log.info("upgrading game log %s from version %d to %d", self.path, version, SCHEMA_VERSION)
+        else:
+            log.info("new game log %s", self.path)
         with self._write() as conn:
             for step in range(version, SCHEMA_VERSION):
                 # executescript would commit our transaction; run the statements one by one inside it.

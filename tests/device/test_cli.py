@@ -1,0 +1,168 @@
+"""The ``touchline`` command: its subcommands, the games it lists and exports, and its messages."""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+
+from device import cli, errors
+from device.store import EventStore
+
+ROOT = Path(__file__).parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _drop_our_log_handler() -> object:
+    """main() installs a stderr handler on the root logger; take it away after each test."""
+    yield
+    root = logging.getLogger()
+    for handler in [h for h in root.handlers if h.get_name() == cli._HANDLER_NAME]:
+        root.removeHandler(handler)
+
+
+def test_the_console_script_is_installed_and_lists_every_command() -> None:
+    out = subprocess.run([str(ROOT / ".venv" / "bin" / "touchline"), "--help"], capture_output=True, text=True, check=True)
+    for command in ("run", "replay", "enroll", "hw-check", "export", "games", "pin"):
+        assert command in out.stdout
+    again = subprocess.run([sys.executable, "-m", "device.cli", "--help"], capture_output=True, text=True, check=True)
+    assert again.stdout == out.stdout
+
+
+def log_with_games(path: Path) -> None:
+    with EventStore(path) as store:
+        first = store.new_game(seats={1: "Ana", 2: "Ben"})
+        store.append(first.id, {"type": "roll", "seat": 1, "value": 3})
+        store.finish(first.id, status="abandoned")
+        second = store.new_game(seats={1: "Cleo"})
+        for value in (1, 2):
+            store.append(second.id, {"type": "roll", "seat": 1, "value": value})
+
+
+def test_games_lists_each_kept_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "t.db"
+    log_with_games(db)
+    assert cli.main(["games", "--db", str(db)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3
+    assert lines[1].split()[:2] == ["1", "abandoned"] and lines[1].endswith("1: Ana, 2: Ben")
+    assert lines[2].split()[:2] == ["2", "playing"] and lines[2].endswith("1: Cleo")
+
+
+def test_games_on_an_empty_log_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "t.db"
+    assert cli.main(["games", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.strip() == cli.NO_GAMES.format(path=db)
+
+
+def test_export_writes_the_log_of_the_last_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "t.db"
+    log_with_games(db)
+    assert cli.main(["export", "last", "--db", str(db)]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["game"]["id"] == 2
+    assert [e["event"]["value"] for e in document["events"]] == [1, 2]
+    out = tmp_path / "game1.csv"
+    assert cli.main(["export", "1", "--format", "csv", "--db", str(db), "-o", str(out)]) == 0
+    assert out.read_text().splitlines()[0] == "seq,time,type,seat,event"
+
+
+def test_a_bgstats_link_of_a_game_still_being_played_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "t.db"
+    log_with_games(db)
+    assert cli.main(["export", "2", "--format", "bgstats", "--db", str(db)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert errors.GAME_NOT_OVER.format(game=2) in captured.err
+
+
+def test_export_of_a_finished_game_gives_a_bgstats_link(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from device import export
+
+    db = tmp_path / "t.db"
+    with EventStore(db) as store:
+        game = store.new_game(seats={1: "Ana", 2: "Ben"})
+        store.append(game.id, {"type": "end"})
+        store.finish(game.id)
+    view = {"final": [{"seat": 1, "name": "Reds", "total": 20, "breakdown": {}},
+                      {"seat": 2, "name": "Blues", "total": 25, "breakdown": {}}]}
+    # The engine's replay is exercised in tests/e2e; here its view is given.
+    monkeypatch.setattr(export, "engine_final_scoring", lambda game, events: export.final_from_view(view))
+    assert cli.main(["export", "1", "--format", "bgstats", "--db", str(db)]) == 0
+    link = capsys.readouterr().out.strip()
+    play = json.loads(unquote(link.split("data=", 1)[1]))
+    assert [(p["name"], p["winner"]) for p in play["players"]] == [("Ben", True), ("Ana", False)]
+
+
+@pytest.mark.parametrize("game", ["7", "abc"])
+def test_export_of_an_unknown_game_says_how_to_find_one(tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str) -> None:
+    db = tmp_path / "t.db"
+    log_with_games(db)
+    assert cli.main(["export", game, "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert "touchline games" in err
+
+
+def test_the_pin_is_printed_and_stays_the_same(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "t.db"
+    assert cli.main(["pin", "--db", str(db)]) == 0
+    pin = capsys.readouterr().out.strip()
+    assert cli.main(["pin", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.strip() == pin and len(pin) == 6
+
+
+def test_a_damaged_log_is_reported_without_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "t.db"
+    db.write_bytes(b"not sqlite" * 500)
+    assert cli.main(["games", "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert "is damaged" in err and "Traceback" not in err
+
+
+def test_run_without_a_table_file_says_where_to_get_one(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "INSTALLED_TABLE", tmp_path / "absent.toml")
+    monkeypatch.delenv(cli.TABLE_ENV, raising=False)
+    monkeypatch.delenv(cli.BACKEND_ENV, raising=False)
+    assert cli.main(["run"]) == 2
+    assert capsys.readouterr().err.strip() == cli.NO_TABLE_FILE
+
+
+def test_a_broken_table_file_stops_the_start_with_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table = tmp_path / "table.toml"
+    table.write_text('backend = "sim"\n[[seats]]\nseat = 9\n')
+    assert cli.main(["run", "--table", str(table)]) == 2
+    err = capsys.readouterr().err
+    assert f"{table}:line 3, seats[1].seat" in err
+
+
+def test_run_hands_the_table_and_options_to_the_runtime(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[dict[str, object]] = []
+
+    def fake_run_table(config: object, **kwargs: object) -> int:
+        calls.append({"config": config, **kwargs})
+        return 0
+
+    monkeypatch.setattr(cli, "_late", lambda *a: fake_run_table)
+    monkeypatch.delenv(cli.TABLE_ENV, raising=False)
+    monkeypatch.delenv(cli.DB_ENV, raising=False)
+    assert cli.main(["run", "--sim", "--port", "8123", "--db", str(tmp_path / "x.db")]) == 0
+    call = calls[0]
+    assert call["sim"] is True and call["port"] == 8123 and call["host"] == "127.0.0.1"
+    assert call["db_path"] == tmp_path / "x.db"
+    assert call["config"].backend == "sim"  # type: ignore[attr-defined]
+
+
+def test_under_systemd_log_lines_carry_the_journal_priority(monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("JOURNAL_STREAM", "8:12345")
+    cli.setup_logging("INFO")
+    logging.getLogger("device.runtime").warning("reader 2 went offline")
+    logging.getLogger("device.runtime").debug("not shown")
+    assert capsys.readouterr().err == "<4>device.runtime: reader 2 went offline\n"
