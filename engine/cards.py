@@ -305,17 +305,11 @@ def _args(params: Mapping[str, Scalar]) -> tuple[tuple[str, Scalar], ...]:
     return tuple(sorted(params.items()))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Condition:
-    """A test the engine checks (or asks the table about, for ``test="text"``)."""
+class _Named:
+    """Parameter lookup shared by `Condition` and `Effect` (both keep their parameters as sorted pairs)."""
 
-    test: str
-    args: tuple[tuple[str, Scalar], ...] = ()
-
-    @classmethod
-    def of(cls, test: str, **params: Scalar) -> Condition:
-        """Build a condition from keyword parameters."""
-        return cls(test=test, args=_args(params))
+    __slots__ = ()
+    args: tuple[tuple[str, Scalar], ...]
 
     @property
     def params(self) -> dict[str, Scalar]:
@@ -329,13 +323,26 @@ class Condition:
     def __getitem__(self, name: str) -> Scalar:
         return dict(self.args)[name]
 
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Condition(_Named):
+    """A test the engine checks (or asks the table about, for ``test="text"``)."""
+
+    test: str
+    args: tuple[tuple[str, Scalar], ...] = ()
+
+    @classmethod
+    def of(cls, test: str, **params: Scalar) -> Condition:
+        """Build a condition from keyword parameters."""
+        return cls(test=test, args=_args(params))
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form (the same shape as in the data files)."""
         return {"test": self.test, **dict(self.args)}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Effect:
+class Effect(_Named):
     """One thing that happens: an op from `EFFECT_OPS` with its parameters, applied only when all of ``when`` hold."""
 
     op: str
@@ -351,18 +358,6 @@ class Effect:
             full = {k: p.default for k, p in spec.params.items() if p.default is not None}
         full.update(params)
         return cls(op=op, args=_args(full), when=tuple(when))
-
-    @property
-    def params(self) -> dict[str, Scalar]:
-        """The parameters as a new dict."""
-        return dict(self.args)
-
-    def get(self, name: str, default: Scalar | None = None) -> Scalar | None:
-        """One parameter, or the default when absent."""
-        return dict(self.args).get(name, default)
-
-    def __getitem__(self, name: str) -> Scalar:
-        return dict(self.args)[name]
 
     @property
     def automated(self) -> bool:

@@ -1,0 +1,797 @@
+"""Load and validate a deck and board profile from TOML files (format: engine/DATA.md).
+
+`load_profile()` reads the shipped demo (sample data); `load_profile(folder)` reads an owner's transcription.
+Every problem raises `DataError` naming the file, the card and the field, and saying what was expected; a broken
+folder never yields a half-loaded profile.  Parsed profiles are cached until one of their files changes.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Final, NoReturn
+
+from engine.cards import (
+    CARD_KINDS,
+    CONDITION_TESTS,
+    CONTRACTS,
+    EFFECT_OPS,
+    FOOTBALLER_KINDS,
+    KIND_PREFIXES,
+    RESOURCES,
+    RESULTS,
+    SECTIONS,
+    STATS,
+    STYLES,
+    TIMINGS,
+    ZONES,
+    Ability,
+    AnyCard,
+    Board,
+    BoardMeeting,
+    Condition,
+    Decision,
+    Director,
+    Effect,
+    Footballer,
+    InfrastructureKind,
+    Objective,
+    OfficeSpace,
+    Opponent,
+    OpponentTeam,
+    OpSpec,
+    Param,
+    Pitch,
+    PlayerCard,
+    PlayerSide,
+    Profile,
+    Scalar,
+    Setup,
+    Sponsor,
+    Staff,
+    Tactic,
+)
+
+#: The folder of the shipped demo deck and default board profile.
+DEMO_FOLDER: Final = Path(__file__).resolve().parent / "data" / "demo"
+#: The file holding each card kind.
+CARD_FILES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "director": "directors.toml",
+        "board_meeting": "board_meetings.toml",
+        "opponent": "opponents.toml",
+        "player": "players.toml",
+        "youngster": "youngsters.toml",
+        "veteran": "veterans.toml",
+        "staff": "staff.toml",
+        "sponsor": "sponsors.toml",
+        "objective": "objectives.toml",
+        "tactic": "tactics.toml",
+    }
+)
+BOARD_FILE: Final = "board.toml"
+PROFILE_FILE: Final = "profile.toml"
+ALL_FILES: Final = (PROFILE_FILE, BOARD_FILE, *CARD_FILES.values())
+
+# Sentences an owner reads; tests import them.
+NOT_A_FOLDER: Final = "{folder} is not a folder: point Touchline at the folder holding profile.toml and the card files."
+MISSING_FILE: Final = (
+    '{file}: file missing from {folder}; add it (see engine/DATA.md), or write inherit = "demo" in profile.toml '
+    "to take the demo's."
+)
+BAD_TOML: Final = "{file}: not valid TOML ({detail}); fix the line and load again."
+FIELD_PROBLEM: Final = '{where}, field "{field}": {problem}'
+EXPECTED_GOT: Final = "expected {expected}, got {got}"
+MISSING_FIELD: Final = "missing; expected {expected}"
+UNKNOWN_FIELD: Final = "unknown field; the fields here are: {known}"
+DUPLICATE_ID: Final = 'id "{id}" is used twice (also in {other}); every card needs its own id'
+WRONG_PREFIX: Final = 'id "{id}" must start with "{prefix}" in {file}'
+UNKNOWN_CARD: Final = 'no card "{id}" in this profile'
+
+
+class DataError(ValueError):
+    """A deck or board file is missing or wrong; the message names the file, the card and the field."""
+
+
+_REQUIRED: Final = object()
+
+
+class _Fields:
+    """Typed reads from one TOML table, with errors naming file, card and field; `done()` rejects unknown fields."""
+
+    def __init__(self, where: str, data: Any, path: str = "") -> None:
+        self.where = where
+        self.path = path
+        if not isinstance(data, dict):
+            self.fail_self("a table (key = value lines or { ... })", data)
+        self.data: dict[str, Any] = data
+        self.used: set[str] = set()
+
+    def name(self, key: str) -> str:
+        """The dotted name of a field inside this table."""
+        return f"{self.path}.{key}" if self.path else key
+
+    def fail(self, key: str, problem: str) -> NoReturn:
+        """Raise a DataError about one field."""
+        raise DataError(FIELD_PROBLEM.format(where=self.where, field=self.name(key), problem=problem))
+
+    def fail_self(self, expected: str, got: Any) -> NoReturn:
+        """Raise a DataError about this table itself."""
+        raise DataError(
+            FIELD_PROBLEM.format(
+                where=self.where, field=self.path or "(top)", problem=EXPECTED_GOT.format(expected=expected, got=_show(got))
+            )
+        )
+
+    def wrong(self, key: str, expected: str, got: Any) -> NoReturn:
+        """Raise a DataError for a value of the wrong shape."""
+        self.fail(key, EXPECTED_GOT.format(expected=expected, got=_show(got)))
+
+    def raw(self, key: str, default: Any, expected: str) -> Any:
+        """The raw value, the default, or an error when a required field is missing."""
+        self.used.add(key)
+        if key in self.data:
+            return self.data[key]
+        if default is _REQUIRED:
+            self.fail(key, MISSING_FIELD.format(expected=expected))
+        return default
+
+    def int(self, key: str, low: int, high: int, default: Any = _REQUIRED) -> int:
+        """A whole number in [low, high]."""
+        expected = f"a whole number {low}–{high}"
+        value = self.raw(key, default, expected)
+        if value is default and default is not _REQUIRED:
+            return value  # type: ignore[no-any-return]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            self.wrong(key, expected, value)
+        return value
+
+    def str(self, key: str, default: Any = _REQUIRED, choices: Iterable[str] | None = None) -> str:
+        """A non-empty text, or one of `choices`."""
+        options = tuple(choices) if choices is not None else None
+        expected = "one of " + ", ".join(f'"{c}"' for c in options) if options else "a non-empty text"
+        value = self.raw(key, default, expected)
+        if value is default and default is not _REQUIRED:
+            return value  # type: ignore[no-any-return]
+        if not isinstance(value, str) or not value.strip() or (options is not None and value not in options):
+            self.wrong(key, expected, value)
+        return value
+
+    def bool(self, key: str, default: Any = _REQUIRED) -> bool:
+        """true or false."""
+        value = self.raw(key, default, "true or false")
+        if not isinstance(value, bool):
+            self.wrong(key, "true or false", value)
+        return value
+
+    def list(self, key: str, default: Any = _REQUIRED, expected: str = "a list [ ... ]") -> list[Any]:
+        """A list; a single table is taken as a list of one."""
+        value = self.raw(key, default, expected)
+        if isinstance(value, dict):
+            return [value]
+        if not isinstance(value, list):
+            self.wrong(key, expected, value)
+        return value
+
+    def table(self, key: str, default: Any = _REQUIRED) -> _Fields:
+        """A nested table."""
+        value = self.raw(key, default, "a table")
+        return _Fields(self.where, value, self.name(key))
+
+    def ints(self, key: str, low: int, high: int, length: int | None = None, default: Any = _REQUIRED) -> tuple[int, ...]:
+        """A list of whole numbers (of an exact length, when given)."""
+        count = f"{length} " if length else ""
+        expected = f"a list of {count}whole numbers {low}–{high}"
+        value = self.raw(key, default, expected)
+        if (
+            not isinstance(value, list)
+            or not value
+            or (length is not None and len(value) != length)
+            or any(isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high for v in value)
+        ):
+            self.wrong(key, expected, value)
+        return tuple(value)
+
+    def amounts(self, key: str, names: Iterable[str], low: int, high: int, default: Any = _REQUIRED) -> tuple[tuple[str, int], ...]:
+        """A table of {name: whole number}, names from a vocabulary."""
+        known = tuple(names)
+        sub = self.table(key, default if default is _REQUIRED else {})
+        out = tuple((name, sub.int(name, low, high)) for name in known if name in sub.data)
+        sub.done(known)
+        return out
+
+    def done(self, known: Iterable[str] | None = None) -> None:
+        """Reject any field that was not read."""
+        allowed = set(known) if known is not None else self.used
+        for key in self.data:
+            if key not in allowed:
+                self.fail(key, UNKNOWN_FIELD.format(known=", ".join(sorted(allowed)) or "(none)"))
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list" if len(repr(value)) > 40 else repr(value)
+    return repr(value)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Effects, conditions, abilities.
+
+
+class _Refs:
+    """References to check once every file is read: (where, field, kind of thing, value)."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, str, str, str]] = []
+
+    def add(self, fields: _Fields, key: str, what: str, value: str) -> None:
+        self.items.append((fields.where, fields.name(key), what, value))
+
+
+def _params(fields: _Fields, spec: OpSpec, refs: _Refs, skip: str) -> tuple[tuple[str, Scalar], ...]:
+    out: dict[str, Scalar] = {}
+    for name, param in spec.params.items():
+        value = _param(fields, name, param, refs)
+        if value is not None:
+            out[name] = value
+    fields.done(set(spec.params) | {skip, "when"})
+    return tuple(sorted(out.items()))
+
+
+def _param(fields: _Fields, name: str, param: Param, refs: _Refs) -> Scalar | None:
+    default: Any = param.default if not param.required else _REQUIRED
+    if param.type == "int":
+        value = fields.int(name, param.low or 0, param.high or 0, default)
+        if param.nonzero and value == 0:
+            fields.wrong(name, param.describe(), value)
+        return value
+    if param.type == "choice":
+        return fields.str(name, default, param.choices)
+    value = fields.str(name, default)
+    if value is not None and param.type == "card":
+        refs.add(fields, name, "card", value)
+    return value
+
+
+def _condition(fields: _Fields, refs: _Refs) -> Condition:
+    test = fields.str("test", choices=CONDITION_TESTS)
+    args = _params(fields, CONDITION_TESTS[test], refs, "test")
+    params = dict(args)
+    if test == "roll" and "at_least" not in params and "at_most" not in params:
+        fields.fail("at_least", MISSING_FIELD.format(expected="at_least or at_most (the result that passes)"))
+    if test == "roll" and params["die"] == "d6" and any(int(params.get(k, 1)) > 6 for k in ("at_least", "at_most")):
+        fields.wrong("at_least", "a d6 result 1–6", params.get("at_least", params.get("at_most")))
+    for key, what in (("profession", "profession"), ("set", "staff set"), ("kind", "infrastructure")):
+        if key in params and test != "text":
+            refs.add(fields, key, what, str(params[key]))
+    return Condition(test=test, args=args)
+
+
+def _conditions(parent: _Fields, key: str, refs: _Refs, default: Any = ()) -> tuple[Condition, ...]:
+    items = parent.list(key, default if default is _REQUIRED else [], "a condition { test = ... } or a list of them")
+    if default is _REQUIRED and not items:
+        parent.wrong(key, "at least one condition", items)
+    return tuple(_condition(_Fields(parent.where, item, f"{parent.name(key)}[{i + 1}]"), refs) for i, item in enumerate(items))
+
+
+_TARGET_NEEDS: Final = {("jersey", "jersey"), ("section", "section")}
+
+
+def _effect(fields: _Fields, refs: _Refs) -> Effect:
+    op = fields.str("op", choices=EFFECT_OPS)
+    when = _conditions(fields, "when", refs)
+    args = _params(fields, EFFECT_OPS[op], refs, "op")
+    params = dict(args)
+    for target, needed in _TARGET_NEEDS:
+        if params.get("target") == target and needed not in params:
+            fields.fail(needed, MISSING_FIELD.format(expected=f'{needed} (target is "{target}")'))
+    return Effect(op=op, args=args, when=when)
+
+
+def _effects(parent: _Fields, key: str, refs: _Refs, default: Any = _REQUIRED) -> tuple[Effect, ...]:
+    items = parent.list(key, default, "a list of effects [ { op = ... }, ... ]")
+    return tuple(_effect(_Fields(parent.where, item, f"{parent.name(key)}[{i + 1}]"), refs) for i, item in enumerate(items))
+
+
+def _ability(fields: _Fields, refs: _Refs) -> Ability:
+    ability = Ability(
+        timing=fields.str("timing", choices=TIMINGS),
+        cost=fields.amounts("cost", RESOURCES, 1, 9, default={}),
+        effects=_effects(fields, "effects", refs),
+        optional=fields.bool("optional", True),
+        text=fields.str("text", ""),
+    )
+    if not ability.effects:
+        fields.wrong("effects", "at least one effect", [])
+    fields.done()
+    return ability
+
+
+def _abilities(parent: _Fields, key: str, refs: _Refs, default: Any = ()) -> tuple[Ability, ...]:
+    items = parent.list(key, [] if default == () else default, "a list of abilities [ { timing = ..., effects = [...] } ]")
+    return tuple(_ability(_Fields(parent.where, item, f"{parent.name(key)}[{i + 1}]"), refs) for i, item in enumerate(items))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Cards.
+
+
+def _footballer_side(card: _Fields, key: str, jersey: int | None, refs: _Refs, default: Any = _REQUIRED) -> PlayerSide:
+    side = card.table(key, default)
+    sections_raw = side.raw("sections", _REQUIRED, "a list of sections: " + ", ".join(f'"{s}"' for s in SECTIONS))
+    sections = (sections_raw,) if isinstance(sections_raw, str) else sections_raw
+    if not isinstance(sections, list | tuple) or not sections or any(s not in SECTIONS for s in sections):
+        side.wrong("sections", "a list of sections from " + ", ".join(f'"{s}"' for s in SECTIONS), sections_raw)
+    experience = side.list("experience", [], 'a list of "played" / "scored"')
+    if any(e not in ("played", "scored") for e in experience):
+        side.wrong("experience", 'a list of "played" / "scored"', experience)
+    result = PlayerSide(
+        cost=side.int("cost", 0, 9),
+        style=side.str("style", choices=STYLES),
+        sections=tuple(dict.fromkeys(sections)),
+        strength=side.int("strength", 0, 4),
+        jersey=side.int("jersey", 1, 99) if jersey is None or "jersey" in side.data else jersey,
+        abilities=_abilities(side, "abilities", refs),
+        experience=tuple(experience),
+        name=side.str("name", ""),
+    )
+    side.done()
+    return result
+
+
+def _footballer(card: _Fields, refs: _Refs) -> dict[str, Any]:
+    jersey = card.int("jersey", 1, 99, None)
+    shared = card.defaults.get("untrained") if isinstance(card, _CardFields) else None
+    if shared is not None:
+        # Every Youngster's untrained side is the same: the file states it once; a card may still override fields.
+        own = card.data.get("untrained", {})
+        card.data = {**card.data, "untrained": {**shared, **own} if isinstance(own, dict) else own}
+    return {
+        "untrained": _footballer_side(card, "untrained", jersey, refs),
+        "trained": _footballer_side(card, "trained", jersey, refs),
+    }
+
+
+def _director(card: _Fields, refs: _Refs) -> dict[str, Any]:
+    votes = card.list("votes", _REQUIRED, "six decision colours, one for each die face 1–6")
+    if len(votes) != 6 or any(not isinstance(v, str) or not v.strip() for v in votes):
+        card.wrong("votes", "six decision colours, one for each die face 1–6", votes)
+    return {
+        "votes": tuple(votes),
+        "stat_changes": card.amounts("stats", STATS, -3, 3, default={}),
+        "abilities": _abilities(card, "abilities", refs),
+    }
+
+
+def _board_meeting(card: _Fields, refs: _Refs) -> dict[str, Any]:
+    items = card.list("decisions", _REQUIRED, "a list of 2–3 decisions")
+    if not 2 <= len(items) <= 3:
+        card.wrong("decisions", "2–3 decisions", f"{len(items)}")
+    decisions = []
+    for i, item in enumerate(items):
+        sub = _Fields(card.where, item, f"decisions[{i + 1}]")
+        decisions.append(Decision(colour=sub.str("colour"), title=sub.str("title"), effects=_effects(sub, "effects", refs)))
+        sub.done()
+    colours = [d.colour for d in decisions]
+    if len(set(colours)) != len(colours):
+        card.wrong("decisions", "decisions of different colours", colours)
+    return {"decisions": tuple(decisions)}
+
+
+def _zone(zones: _Fields, zone: str) -> tuple[Footballer, ...]:
+    expected = 'a list of footballers such as ["A3", "D2"] (A = attacker, D = defender, then Strength 0–4)'
+    items = zones.list(zone, [], expected)
+    out = []
+    for item in items:
+        if not (isinstance(item, str) and len(item) == 2 and item[0] in "AD" and item[1] in "01234"):
+            zones.wrong(zone, expected, item)
+        out.append(Footballer(style="attack" if item[0] == "A" else "defence", strength=int(item[1])))
+    return tuple(out)
+
+
+def _opponent(card: _Fields, refs: _Refs) -> dict[str, Any]:
+    team = card.str("team")
+    refs.add(card, "team", "team", team)
+    zones = card.table("zones")
+    result = {"team": team, "division": card.int("division", 1, 9), "zones": tuple((z, _zone(zones, z)) for z in ZONES)}
+    zones.done(ZONES)
+    return result
+
+
+def _staff(card: _Fields, refs: _Refs) -> dict[str, Any]:
+    staff_set = card.str("set")
+    refs.add(card, "set", "staff set", staff_set)
+    return {
+        "cost": card.int("cost", 0, 9),
+        "profession": card.str("profession"),
+        "set": staff_set,
+        "bonus": _effects(card, "bonus", refs, []),
+        "abilities": _abilities(card, "abilities", refs),
+    }
+
+
+def _sponsor(card: _Fields, refs: _Refs) -> dict[str, Any]:
+    out: dict[str, Any] = {kind: _abilities(card, kind, refs, _REQUIRED) for kind in CONTRACTS}
+    out["bonus"] = _abilities(card, "bonus", refs)
+    return out
+
+
+def _objective(card: _Fields, refs: _Refs) -> dict[str, Any]:
+    return {"goal": _conditions(card, "goal", refs, _REQUIRED), "perfect": _conditions(card, "perfect", refs, _REQUIRED)}
+
+
+def _tactic(card: _Fields, refs: _Refs) -> dict[str, Any]:
+    return {"effects": _effects(card, "effects", refs)}
+
+
+_CARD_READERS: Final[Mapping[str, Callable[[_Fields, _Refs], dict[str, Any]]]] = MappingProxyType(
+    {
+        "director": _director,
+        "board_meeting": _board_meeting,
+        "opponent": _opponent,
+        "staff": _staff,
+        "sponsor": _sponsor,
+        "objective": _objective,
+        "tactic": _tactic,
+    }
+)
+_CARD_CLASSES: Final[Mapping[str, type]] = MappingProxyType(
+    {
+        "director": Director,
+        "board_meeting": BoardMeeting,
+        "opponent": Opponent,
+        "staff": Staff,
+        "sponsor": Sponsor,
+        "objective": Objective,
+        "tactic": Tactic,
+        "player": PlayerCard,
+        "youngster": PlayerCard,
+        "veteran": PlayerCard,
+    }
+)
+
+
+class _CardFields(_Fields):
+    """A card's table; `defaults` holds file-level tables cards may share (a Youngster's untrained side)."""
+
+    def __init__(self, where: str, data: Any, defaults: dict[str, Any]) -> None:
+        super().__init__(where, data)
+        self.defaults = defaults
+
+
+def _read_cards(kind: str, file: str, document: dict[str, Any], refs: _Refs) -> list[AnyCard]:
+    top = _Fields(file, document)
+    items = top.list("card", [], "[[card]] tables")
+    shared: dict[str, Any] = {}
+    if kind == "youngster" and "untrained" in document:
+        shared["untrained"] = top.table("untrained").data
+    top.done(("card", "untrained") if kind == "youngster" else ("card",))
+    prefix = KIND_PREFIXES[kind]
+    cards: list[AnyCard] = []
+    for number, item in enumerate(items, start=1):
+        label = item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), str) else f"#{number}"
+        fields = _CardFields(f"{file}, card {label}", item, shared)
+        card_id = fields.str("id")
+        if not card_id.startswith(prefix) or len(card_id) == len(prefix):
+            fields.fail("id", WRONG_PREFIX.format(id=card_id, prefix=prefix, file=file))
+        base = {"id": card_id, "kind": kind, "name": fields.str("name"), "text": fields.str("text", "")}
+        if kind in FOOTBALLER_KINDS:
+            specific = _footballer(fields, refs)
+        else:
+            specific = _CARD_READERS[kind](fields, refs)
+        fields.done()
+        cards.append(_CARD_CLASSES[kind](**base, **specific))
+    return cards
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The board.
+
+
+def _board(document: dict[str, Any], refs: _Refs) -> Board:
+    top = _Fields(BOARD_FILE, document)
+    stats = top.table("stats")
+    stat_max = stats.int("max", 3, 12)
+    production = stats.table("production")
+    produce = tuple((s, production.ints(s, 0, 20, stat_max)) for s in STATS)
+    production.done(STATS)
+    board_stats = {
+        "stat_start": stats.int("start", 1, stat_max),
+        "stat_max": stat_max,
+        "production": produce,
+        "potential_forbidden": stats.str("potential_forbidden", choices=STATS),
+    }
+    stats.done()
+
+    maintenance = top.table("maintenance")
+    tracks = ("players", "staff", "infrastructure")
+    board_maintenance = tuple((t, maintenance.ints(t, 0, 20)) for t in tracks)
+    maintenance.done(tracks)
+
+    office = []
+    for i, item in enumerate(top.list("office", _REQUIRED, "[[office]] spaces with cost and vp")):
+        space = _Fields(BOARD_FILE, item, f"office[{i + 1}]")
+        office.append(OfficeSpace(cost=space.int("cost", 0, 30), vp=space.int("vp", 0, 30)))
+        space.done()
+
+    consequences = top.table("match_consequences")
+    board_consequences = []
+    for result in RESULTS:
+        faces = consequences.list(result, _REQUIRED, "six lists of effects, one per d6 face")
+        if len(faces) != 6 or not all(isinstance(f, list) for f in faces):
+            consequences.wrong(result, "six lists of effects (one per d6 face; [] for nothing)", faces)
+        holder = _Fields(BOARD_FILE, {str(i + 1): f for i, f in enumerate(faces)}, consequences.name(result))
+        board_consequences.append((result, tuple(_effects(holder, str(i + 1), refs) for i in range(6))))
+    consequences.done(RESULTS)
+
+    dice = top.table("opponent_dice")
+    board_dice = tuple((die, dice.ints(die, 0, 3, 6)) for die in dice.data)
+    if not board_dice:
+        top.wrong("opponent_dice", "at least one die with six faces", {})
+
+    teams = []
+    for i, item in enumerate(top.list("team", _REQUIRED, "[[team]] tables: id, name, die")):
+        team = _Fields(BOARD_FILE, item, f"team[{i + 1}]")
+        die = team.str("die", choices=dict(board_dice))
+        teams.append(OpponentTeam(id=team.str("id"), name=team.str("name"), die=die))
+        team.done()
+    ids = [t.id for t in teams]
+    if len(set(ids)) != len(ids):
+        top.wrong("team", "teams with different ids", ids)
+
+    league = top.table("league")
+    board_league = {
+        "league_points": league.amounts("points", RESULTS, 0, 9),
+        "league_vp": league.ints("vp", -9, 30),
+        "league_vp_beyond": league.int("vp_beyond", -9, 30),
+    }
+    league.done()
+
+    kinds = []
+    for i, item in enumerate(top.list("infrastructure", _REQUIRED, "[[infrastructure]] tables")):
+        kind = _Fields(BOARD_FILE, item, f"infrastructure[{i + 1}]")
+        kinds.append(
+            InfrastructureKind(
+                id=kind.str("id"),
+                name=kind.str("name"),
+                cost=kind.int("cost", 0, 20),
+                vp=kind.int("vp", 0, 20),
+                copies=kind.int("copies", 1, 4, 1),
+                stands=kind.int("stands", 0, 4, 0),
+                adboard_slots=kind.int("adboard_slots", 0, 4, 0),
+                abilities=_abilities(kind, "abilities", refs),
+            )
+        )
+        kind.done()
+
+    sets = top.table("staff_sets")
+    board_sets = tuple((colour, sets.ints(colour, 0, 30)) for colour in sets.data)
+
+    scoring = top.table("scoring")
+    rules = top.table("rules")
+    board_rules = {
+        "objective_vp": scoring.int("objective_vp", 0, 10),
+        "objective_perfect_vp": scoring.int("objective_perfect_vp", 0, 10),
+        "budget_per_vp": scoring.int("budget_per_vp", 1, 10),
+        "board_stands": rules.int("board_stands", 0, 6),
+        "sponsor_slots": rules.amounts("sponsor_slots", ("adboard", "shirt"), 0, 9),
+        "free_action_cost": rules.amounts("free_action_cost", RESOURCES, 1, 9),
+        "fanbase_kept": rules.int("resources_kept", 0, 9),
+        "sell_price": rules.int("sell_price", 0, 20),
+    }
+    scoring.done()
+    rules.done()
+
+    board = Board(
+        **board_stats,
+        maintenance=board_maintenance,
+        office=tuple(office),
+        match_consequences=tuple(board_consequences),
+        opponent_dice=board_dice,
+        teams=tuple(teams),
+        **board_league,
+        infrastructure=tuple(kinds),
+        staff_sets=board_sets,
+        **board_rules,
+        pitch=_pitch(top.table("pitch")),
+        setup=_setup(top.table("setup"), refs),
+    )
+    top.done()
+    return board
+
+
+def _pitch(pitch: _Fields) -> Pitch:
+    facing = pitch.table("facing")
+    pairs = tuple((zone, facing.str(zone, choices=ZONES)) for zone in ZONES)
+    facing.done(ZONES)
+    if len({b for _, b in pairs}) != len(ZONES):
+        pitch.wrong("facing", "each Opponent zone faced by exactly one club zone", dict(pairs))
+    result = Pitch(
+        wing_capacity=pitch.int("wing_capacity", 0, 5),
+        centre_capacity=pitch.int("centre_capacity", 0, 9),
+        section_max=pitch.amounts("section_max", SECTIONS, 0, 10),
+        facing=pairs,
+        jerseys=pitch.ints("jerseys", 1, 99),
+        blank_jerseys=pitch.int("blank_jerseys", 0, 9),
+        on_pitch=pitch.int("on_pitch", 1, 15),
+        start_sections=pitch.amounts("start_sections", SECTIONS, 0, 10),
+        start_styles=pitch.amounts("start_styles", STYLES, 0, 10),
+    )
+    pitch.done()
+    return result
+
+
+def _setup(setup: _Fields, refs: _Refs) -> Setup:
+    trainers = setup.list("first_trainers", _REQUIRED, "a list of Staff card ids")
+    for trainer in trainers:
+        if not isinstance(trainer, str):
+            setup.wrong("first_trainers", "a list of Staff card ids", trainers)
+        refs.add(setup, "first_trainers", "card", trainer)
+    result = Setup(
+        directors_dealt=setup.int("directors_dealt", 1, 9),
+        directors_kept=setup.int("directors_kept", 1, 9),
+        objectives_dealt=setup.int("objectives_dealt", 1, 9),
+        objectives_kept=setup.int("objectives_kept", 1, 9),
+        opponents_per_club=setup.int("opponents_per_club", 1, 20),
+        first_trainers=tuple(trainers),
+        display_size=setup.int("display_size", 1, 9),
+        reach=setup.int("reach", 1, 9),
+        max_clubs=setup.int("max_clubs", 1, 8),
+    )
+    setup.done()
+    return result
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Cross-checks once everything is read.
+
+
+def _check(cards: dict[str, AnyCard], files: dict[str, str], board: Board, refs: _Refs) -> None:
+    staff = [c for c in cards.values() if isinstance(c, Staff)]
+    known = {
+        "card": set(cards),
+        "team": {t.id for t in board.teams},
+        "staff set": {colour for colour, _ in board.staff_sets},
+        "profession": {s.profession for s in staff},
+        "infrastructure": {k.id for k in board.infrastructure},
+    }
+    for where, field, what, value in refs.items:
+        if value not in known[what]:
+            problem = (
+                UNKNOWN_CARD.format(id=value)
+                if what == "card"
+                else EXPECTED_GOT.format(expected=f"a {what} of this profile ({', '.join(sorted(known[what]))})", got=_show(value))
+            )
+            raise DataError(FIELD_PROBLEM.format(where=where, field=field, problem=problem))
+    for trainer in board.setup.first_trainers:
+        if cards[trainer].kind != "staff":
+            raise DataError(
+                FIELD_PROBLEM.format(
+                    where=f"{BOARD_FILE}, setup", field="first_trainers",
+                    problem=EXPECTED_GOT.format(expected="Staff card ids (st_...)", got=_show(trainer)),
+                )
+            )
+    votes = {v for c in cards.values() if isinstance(c, Director) for v in c.votes}
+    for card in cards.values():
+        if isinstance(card, BoardMeeting):
+            for i, decision in enumerate(card.decisions):
+                if votes and decision.colour not in votes:
+                    raise DataError(
+                        FIELD_PROBLEM.format(
+                            where=f"{files[card.id]}, card {card.id}",
+                            field=f"decisions[{i + 1}].colour",
+                            problem=EXPECTED_GOT.format(
+                                expected="a colour some Director votes for (" + ", ".join(sorted(votes)) + ")",
+                                got=_show(decision.colour),
+                            ),
+                        )
+                    )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Files and the cache.
+
+
+def _parse(path: Path, file: str) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(BAD_TOML.format(file=file, detail=exc)) from None
+    except UnicodeDecodeError as exc:
+        raise DataError(BAD_TOML.format(file=file, detail=f"not UTF-8 text: {exc.reason}")) from None
+
+
+def _locate(folder: Path) -> tuple[dict[str, Path], dict[str, Any]]:
+    """Each file's path (the demo's for those an inheriting folder leaves out) and profile.toml's contents."""
+    if not folder.is_dir():
+        raise DataError(NOT_A_FOLDER.format(folder=folder))
+    own = folder / PROFILE_FILE
+    if not own.is_file():
+        raise DataError(MISSING_FILE.format(file=PROFILE_FILE, folder=folder))
+    meta = _parse(own, PROFILE_FILE)
+    inherit = meta.get("inherit")
+    paths: dict[str, Path] = {}
+    for file in ALL_FILES:
+        candidate = folder / file
+        if candidate.is_file():
+            paths[file] = candidate
+        elif inherit == "demo" and folder != DEMO_FOLDER:
+            paths[file] = DEMO_FOLDER / file
+        else:
+            raise DataError(MISSING_FILE.format(file=file, folder=folder))
+    return paths, meta
+
+
+def _build(folder: Path, paths: dict[str, Path], meta_doc: dict[str, Any]) -> Profile:
+    meta = _Fields(PROFILE_FILE, meta_doc)
+    name = meta.str("name")
+    sample = meta.bool("sample", False)
+    description = meta.str("description", "")
+    inherit = meta.str("inherit", None, ("demo",))
+    meta.done()
+    refs = _Refs()
+    board = _board(_parse(paths[BOARD_FILE], BOARD_FILE), refs)
+    cards: dict[str, AnyCard] = {}
+    files: dict[str, str] = {}
+    for kind in CARD_KINDS:
+        file = CARD_FILES[kind]
+        for card in _read_cards(kind, file, _parse(paths[file], file), refs):
+            if card.id in cards:
+                raise DataError(
+                    FIELD_PROBLEM.format(
+                        where=f"{file}, card {card.id}", field="id", problem=DUPLICATE_ID.format(id=card.id, other=files[card.id])
+                    )
+                )
+            cards[card.id] = card
+            files[card.id] = file
+    _check(cards, files, board, refs)
+    inherited = inherit == "demo" and any(p.parent == DEMO_FOLDER for p in paths.values()) and folder != DEMO_FOLDER
+    return Profile(
+        name=name,
+        cards=MappingProxyType(cards),
+        board=board,
+        source=folder,
+        sample=sample or (inherited and _demo_is_sample()),
+        description=description,
+    )
+
+
+def _demo_is_sample() -> bool:
+    return bool(_parse(DEMO_FOLDER / PROFILE_FILE, PROFILE_FILE).get("sample", False))
+
+
+_cache: dict[Path, tuple[tuple[tuple[str, int, int], ...], Profile]] = {}
+
+
+def _signature(paths: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
+    out = []
+    for path in paths:
+        status = path.stat()
+        out.append((str(path), status.st_mtime_ns, status.st_size))
+    return tuple(out)
+
+
+def load_profile(folder: str | Path | None = None) -> Profile:
+    """Load a deck and board profile: the shipped demo when `folder` is None, else an owner's folder."""
+    where = DEMO_FOLDER if folder is None else Path(folder).expanduser().resolve()
+    cached = _cache.get(where)
+    if cached is not None:
+        try:
+            if _signature(Path(p) for p, _, _ in cached[0]) == cached[0]:
+                return cached[1]
+        except OSError:
+            pass
+    paths, meta = _locate(where)
+    profile = _build(where, paths, meta)
+    # The folder's own mtime changes when a file is added or removed, so an inherited file being replaced is seen.
+    _cache[where] = (_signature([where, *paths.values()]), profile)
+    return profile
