@@ -27,9 +27,9 @@ NOTHING_TO_UNDO = "Nothing to undo"
 UNDONE = "Undone"
 CANCELLED = "Cancelled"
 NO_GAME = "No game yet — start one on the page"
-PRESS_TO_CONFIRM = "Press: confirm · Lift: cancel"
+PRESS_TO_CONFIRM = "Press: confirm · Hold: cancel"
 PRESS_STEPS_HOLD_SIGNS = "Press: next kind · Hold: sign"
-PRESS_STEPS_HOLD_ROLLS = "Press: next Stat · Hold: roll"
+PRESS_STEPS_HOLD_ROLLS = "Press: next Stat · Hold: choose"
 PRESS_TO_REROLL = "Press again to reroll (1 Fanbase)"
 WAITING_FOR = "Waiting for {who}"
 LINEUP_ON_PAGE = "Set your lineup on the page"
@@ -132,25 +132,36 @@ class Game(Protocol):
 
 # --- pending choices between two inputs ----------------------------------------------------------------------------
 
+#: The event a card tapped on the seat whose turn it is proposes, by card kind and whether the club has it.
+PROPOSALS: Mapping[tuple[str, bool], str] = {
+    ("player", False): "hire_player",
+    ("youngster", False): "hire_youngster",
+    ("veteran", False): "hire_player",
+    ("player", True): "sell",
+    ("youngster", True): "sell",
+    ("veteran", True): "sell",
+    ("staff", False): "hire_staff",
+    ("staff", True): "use_card",
+    ("sponsor", False): "sponsor",
+}
+#: The event a card of a kind makes when the engine awaits a card of that kind from the seat.
+CARD_EVENTS: Mapping[str, str] = {"board_meeting": "board_meeting", "opponent": "reveal_opponent"}
+POTENTIAL_STATS = ("fanbase", "operation", "fitness")
+"""Stats a Club potential roll may raise, in the order the button steps through them (the engine refuses others)."""
+
 
 @dataclass(slots=True)
 class _Pending:
     """A choice started by a tap or press and finished by a press or hold (or cancelled by a lift)."""
 
-    kind: str  # "confirm", "contract", "potential"
+    kind: str  # "confirm", "contract", "potential", "suspensions"
     event: dict[str, Any]
     options: tuple[str, ...] = ()
     index: int = 0
     pad: str | None = None
     prompt: str = ""
-
-
-@dataclass(slots=True)
-class _LastRoll:
-    """A seat's last roll, which a second press may reroll for 1 Fanbase within the window."""
-
-    at: float
-    entry: Mapping[str, Any]
+    chosen: list[str] = field(default_factory=list)
+    count: int = 0
 
 
 def _die(entry: Mapping[str, Any], dice_by_name: Mapping[str, Die]) -> Die:
@@ -184,7 +195,7 @@ class Interpreter:
         self.reroll_seconds = reroll_seconds
         self.dice_by_name: dict[str, Die] = {"d6": D6, "d10": D10, **(dice_by_name or {})}
         self._pending: dict[int, _Pending] = {}
-        self._last_roll: dict[int, _LastRoll] = {}
+        self._rolled_at: dict[int, float] = {}
 
     # -- public ----------------------------------------------------------------------------------------------
 
@@ -197,28 +208,59 @@ class Interpreter:
             return self._say(table_input.seat, UNKNOWN_CARD, f"Tag {table_input.uid}")
         if game is None:
             return self._say(table_input.seat, NO_GAME)
-        if isinstance(table_input, Tap):
-            return self._tap(table_input, game)
         if isinstance(table_input, Lift):
             return self._lift(table_input)
-        if isinstance(table_input, Press):
-            return self._press(table_input, game)
-        return self._hold(table_input, game)
+        seat = table_input.seat
+        keep: tuple[dict[str, Any], ...] = ()
+        entry = self._awaited(game, seat) if seat is not None else None
+        if entry is not None and entry.get("need") == "keep_or_reroll":
+            if isinstance(table_input, Press) and self._in_window(seat):
+                return Outcome(events=(self._reroll(seat, entry),))
+            # Anything else the seat does first settles the roll it could have rerolled.
+            keep = ({"type": "keep", "seat": seat},)
+            self._rolled_at.pop(seat, None)
+            if isinstance(table_input, Press):
+                return Outcome(events=keep)
+        if isinstance(table_input, Tap):
+            outcome = self._tap(table_input, game)
+        elif isinstance(table_input, Press):
+            outcome = self._press(table_input, game)
+        else:
+            outcome = self._hold(table_input, game)
+        if keep:
+            return Outcome(events=keep + outcome.events, messages=outcome.messages, undo=outcome.undo)
+        return outcome
 
-    def automatic(self, game: Game) -> tuple[dict[str, Any], ...]:
-        """Rolls the table makes by itself now: Opponent dice for teams nobody played, and tie rerolls."""
+    def automatic(self, game: Game, announcements: Sequence[Mapping[str, Any]] = ()) -> tuple[dict[str, Any], ...]:
+        """Rolls the table makes by itself now: Opponent dice for teams nobody played, and tied Board meetings."""
+        tied = {a.get("seat") for a in announcements if a.get("kind") == "board_meeting_tie"}
         events: list[dict[str, Any]] = []
         for entry in game.awaiting:
             if entry.get("need") != "roll":
                 continue
-            if entry.get("seat") is None or entry.get("auto"):
+            if entry.get("seat") is None or entry.get("seat") in tied:
                 events.append(self._roll_event(entry))
+                break  # one at a time: the next is asked for once this one is applied
+        return tuple(events)
+
+    def expired(self, game: Game) -> tuple[dict[str, Any], ...]:
+        """Rolls whose reroll window has closed: they are kept."""
+        now = self.clock()
+        events: list[dict[str, Any]] = []
+        for entry in game.awaiting:
+            seat = entry.get("seat")
+            if entry.get("need") != "keep_or_reroll" or seat is None:
+                continue
+            started = self._rolled_at.setdefault(seat, now)  # e.g. after a restart: the window opens again
+            if now - started > self.reroll_seconds:
+                del self._rolled_at[seat]
+                events.append({"type": "keep", "seat": seat})
         return tuple(events)
 
     def reset(self) -> None:
         """Forget pending choices and reroll windows (after an undo or a new game)."""
         self._pending.clear()
-        self._last_roll.clear()
+        self._rolled_at.clear()
 
     def prompt(self, seat: int, game: Game | None) -> Message | None:
         """What the seat is asked to do now, when nothing else is on its screen."""
@@ -226,7 +268,7 @@ class Interpreter:
             return None
         pending = self._pending.get(seat)
         if pending is not None:
-            return Message(pending.prompt, (self._pending_hint(pending),))
+            return self._pending_message(pending)
         entry = self._awaited(game, seat)
         if entry is None:
             waiting = [e for e in game.awaiting if e.get("seat") not in (None, seat)]
@@ -242,67 +284,69 @@ class Interpreter:
         kind = game.kind(card)
         if kind is None:
             return self._say(tap.seat, UNKNOWN_CARD, card)
-        seats = [tap.seat] if tap.seat is not None else self._seats_waiting_for_card(game, kind)
-        for seat in seats:
-            for entry in game.awaiting:
-                if entry.get("seat") != seat:
-                    continue
-                need = entry.get("need")
-                if need == "card" and kind in entry.get("kinds", ()):
-                    self._pending.pop(seat, None)
-                    event = {"type": entry.get("event", "card"), "seat": seat, "card": card}
-                    if "purpose" in entry:
-                        event["purpose"] = entry["purpose"]
-                    return Outcome(events=(event,))
-                if need == "action":
-                    return self._propose(seat, tap.pad, card, kind, entry, game)
-        # Nothing awaits this card here: let the engine say why in its own words.
-        seat = tap.seat if tap.seat is not None else (seats[0] if seats else None)
-        return Outcome(events=({"type": "tap", "seat": seat, "card": card, "kind": kind},))
+        seat = tap.seat if tap.seat is not None else self._seat_waiting_for(game, kind)
+        entry = self._awaited(game, seat) if seat is not None else None
+        need = entry.get("need") if entry is not None else None
+        pending = self._pending.get(seat) if seat is not None else None
+        if seat is not None and need == "suspensions":
+            return self._suspension(seat, card, entry or {}, game)
+        if seat is not None and need == "card" and kind in (entry or {}).get("kinds", ()):
+            self._pending.pop(seat, None)
+            return Outcome(events=({"type": CARD_EVENTS.get(kind, kind), "seat": seat, "card": card},))
+        if seat is not None and need == "action":
+            if pending is not None and pending.kind == "contract" and pending.event.get("card") == card:
+                return self._press(Press("", seat), game)
+            return self._propose(seat, tap.pad, card, kind, game)
+        # Nothing awaits this card here: offer it anyway so the engine says why, in its words.
+        return Outcome(events=({"type": CARD_EVENTS.get(kind, PROPOSALS.get((kind, False), kind)), "seat": seat or 0, "card": card},))
 
-    def _seats_waiting_for_card(self, game: Game, kind: str) -> list[int]:
-        """Seats that await a card of ``kind`` (a shared pad, e.g. the Opponent slot, serves them in order)."""
-        return [
-            int(e["seat"])
-            for e in game.awaiting
-            if e.get("seat") is not None and e.get("need") == "card" and kind in e.get("kinds", ())
-        ]
+    def _seat_waiting_for(self, game: Game, kind: str) -> int | None:
+        """The first seat awaiting a card of ``kind`` (a shared pad, e.g. the Opponent slot, serves them in turn)."""
+        for entry in game.awaiting:
+            if entry.get("seat") is not None and entry.get("need") == "card" and kind in entry.get("kinds", ()):
+                return int(entry["seat"])
+        return None
 
-    def _propose(self, seat: int, pad: str, card: str, kind: str, entry: Mapping[str, Any], game: Game) -> Outcome:
-        """A card tapped on the seat whose turn it is: hire, sell, hire staff or contract a sponsor."""
+    def _propose(self, seat: int, pad: str, card: str, kind: str, game: Game) -> Outcome:
+        """A card tapped on the seat whose turn it is: hire, sell, use, or contract a sponsor."""
+        owned = game.owns(seat, card)
+        event_type = PROPOSALS.get((kind, owned))
         name = game.name(card)
-        cost = game.cost(card)
-        cost_text = f" for €{cost}" if cost is not None else ""
-        if kind in ("player", "youngster", "veteran"):
-            if game.owns(seat, card):
-                pending = _Pending("confirm", {"type": "sell", "seat": seat, "card": card}, pad=pad, prompt=f"Sell {name}?")
-            else:
-                pending = _Pending(
-                    "confirm", {"type": "hire", "seat": seat, "card": card}, pad=pad, prompt=f"Hire {name}{cost_text}?"
-                )
-        elif kind == "staff":
-            pending = _Pending(
-                "confirm", {"type": "hire_staff", "seat": seat, "card": card}, pad=pad, prompt=f"Hire {name}{cost_text}?"
-            )
-        elif kind == "sponsor":
-            options = tuple(entry.get("contracts", ("megaphone", "adboard", "shirt")))
-            if not options:
-                return Outcome(events=({"type": "contract", "seat": seat, "card": card, "contract": "megaphone"},))
-            pending = _Pending(
-                "contract", {"type": "contract", "seat": seat, "card": card}, options=options, pad=pad, prompt=name
-            )
+        event = {"type": event_type or kind, "seat": seat, "card": card}
+        if event_type is None:
+            return Outcome(events=(event,))
+        if event_type == "sponsor":
+            pending = _Pending("contract", event, options=tuple(CONTRACT_WORDS), pad=pad, prompt=name)
         else:
-            return Outcome(events=({"type": "tap", "seat": seat, "card": card, "kind": kind},))
+            cost = game.cost(card)
+            verb = {"sell": "Sell", "use_card": "Use"}.get(event_type, "Hire")
+            cost_text = f" for €{cost}" if cost is not None and verb == "Hire" else ""
+            pending = _Pending("confirm", event, pad=pad, prompt=f"{verb} {name}{cost_text}?")
         self._pending[seat] = pending
         return Outcome(messages={seat: self._pending_message(pending)})
+
+    def _suspension(self, seat: int, card: str, entry: Mapping[str, Any], game: Game) -> Outcome:
+        """A club short of money names, card by card, where its Suspension tokens go."""
+        pending = self._pending.get(seat)
+        count = int(entry.get("count", 1))
+        if pending is None or pending.kind != "suspensions":
+            pending = _Pending("suspensions", {"type": "suspensions", "seat": seat}, count=count)
+            self._pending[seat] = pending
+        pending.chosen.append(card)
+        if len(pending.chosen) < pending.count:
+            left = pending.count - len(pending.chosen)
+            pending.prompt = f"{game.name(card)}: 2 Suspension"
+            return Outcome(messages={seat: Message(pending.prompt, (f"Tap {left} more card(s)",))})
+        del self._pending[seat]
+        return Outcome(events=({**pending.event, "cards": list(pending.chosen)},))
 
     def _lift(self, lift: Lift) -> Outcome:
         if lift.seat is None:
             return Outcome()
         pending = self._pending.get(lift.seat)
-        if pending is not None and pending.pad == lift.pad:
-            del self._pending[lift.seat]
-            return self._say(lift.seat, CANCELLED, pending.prompt)
+        if pending is not None and pending.pad == lift.pad and pending.kind == "confirm":
+            # A tap is a card put down and taken back: the confirmation is still wanted after the lift.
+            return Outcome()
         return Outcome()
 
     # -- presses and holds ---------------------------------------------------------------------------------
@@ -312,69 +356,56 @@ class Interpreter:
         if seat is None:
             return Outcome()
         pending = self._pending.get(seat)
-        if pending is not None:
+        if pending is not None and pending.kind != "suspensions":
             if pending.kind == "confirm":
                 del self._pending[seat]
                 return Outcome(events=(pending.event,))
             pending.index = (pending.index + 1) % len(pending.options)
             return Outcome(messages={seat: self._pending_message(pending)})
-        last = self._last_roll.get(seat)
-        if last is not None and self.clock() - last.at <= self.reroll_seconds:
-            if game.fanbase(seat) < 1:
-                del self._last_roll[seat]
-                return self._say(seat, "No Fanbase left", "The roll stands")
-            value = self.dice.roll(_die(last.entry, self.dice_by_name))
-            self._last_roll[seat] = _LastRoll(self.clock(), last.entry)
-            return Outcome(events=({"type": "reroll", "seat": seat, "value": value},))
         entry = self._awaited(game, seat)
         if entry is not None and entry.get("need") == "roll":
             event = self._roll_event(entry)
-            if entry.get("rerollable"):
-                self._last_roll[seat] = _LastRoll(self.clock(), entry)
-            else:
-                self._last_roll.pop(seat, None)
+            self._rolled_at[seat] = self.clock()
             return Outcome(events=(event,))
         if entry is not None and entry.get("need") == "action":
-            stats = tuple(entry.get("potential", ("fanbase", "operation", "fitness")))
-            if stats:
-                pending = _Pending(
-                    "potential", {"type": "potential", "seat": seat}, options=stats, prompt="Club potential"
-                )
-                self._pending[seat] = pending
-                return Outcome(messages={seat: self._pending_message(pending)})
-        return self._say(seat, NOTHING_TO_ROLL, *(m.headline for m in [self.prompt(seat, game)] if m))
+            pending = _Pending("potential", {"type": "potential", "seat": seat}, options=POTENTIAL_STATS, prompt="Potential")
+            self._pending[seat] = pending
+            return Outcome(messages={seat: self._pending_message(pending)})
+        asked = self.prompt(seat, game)
+        return self._say(seat, NOTHING_TO_ROLL, asked.headline if asked else "")
 
     def _hold(self, hold: Hold, game: Game) -> Outcome:
         seat = hold.seat
         assert seat is not None  # a shared hold is an undo, handled before
         pending = self._pending.pop(seat, None)
+        if pending is not None and pending.kind == "contract":
+            return Outcome(events=({**pending.event, "contract": pending.options[pending.index]},))
+        if pending is not None and pending.kind == "potential":
+            return Outcome(events=({**pending.event, "stat": pending.options[pending.index]},))
         if pending is not None:
-            if pending.kind == "confirm":
-                return Outcome(events=(pending.event,))
-            choice = pending.options[pending.index]
-            if pending.kind == "contract":
-                return Outcome(events=({**pending.event, "contract": choice},))
-            die = D6
-            value = self.dice.roll(die)
-            return Outcome(events=({**pending.event, "stat": choice, "value": value},))
-        entry = self._awaited(game, seat)
-        if entry is not None and entry.get("need") == "action":
-            return Outcome(events=({"type": "pass", "seat": seat},))
+            return self._say(seat, CANCELLED, pending.prompt)
         return Outcome(events=({"type": "pass", "seat": seat},))
 
     # -- helpers ---------------------------------------------------------------------------------------------
 
+    def _in_window(self, seat: int) -> bool:
+        started = self._rolled_at.get(seat)
+        return started is not None and self.clock() - started <= self.reroll_seconds
+
+    def _reroll(self, seat: int, entry: Mapping[str, Any]) -> dict[str, Any]:
+        self._rolled_at[seat] = self.clock()
+        return {"type": "reroll", "seat": seat, "value": self.dice.roll(_die(entry, self.dice_by_name))}
+
     def _roll_event(self, entry: Mapping[str, Any]) -> dict[str, Any]:
         """Roll the die an awaited roll names and build its event."""
         die = _die(entry, self.dice_by_name)
-        event: dict[str, Any] = {"type": "roll", "seat": entry.get("seat"), "die": die.name, "value": self.dice.roll(die)}
-        for key in ("purpose", "team"):
-            if key in entry:
-                event[key] = entry[key]
+        event: dict[str, Any] = {"type": "roll", "seat": entry.get("seat"), "value": self.dice.roll(die)}
+        if entry.get("team"):
+            event["team"] = entry["team"]
         return event
 
     @staticmethod
-    def _awaited(game: Game, seat: int) -> Mapping[str, Any] | None:
+    def _awaited(game: Game, seat: int | None) -> Mapping[str, Any] | None:
         """The first thing the engine awaits from ``seat``."""
         return next((e for e in game.awaiting if e.get("seat") == seat), None)
 
@@ -385,9 +416,14 @@ class Interpreter:
         if need == "card":
             return TAP_CARD.format(kinds=_kinds_text(entry.get("kinds", ()))), ()
         if need == "roll":
-            return "Press to roll", (str(entry.get("purpose", "")).replace("_", " ").capitalize(),)
+            purpose = str(entry.get("purpose", "")).replace("_", " ").capitalize()
+            return PRESS_TO_ROLL.format(die=entry.get("die", "d6")), (purpose,) if purpose else ()
+        if need == "keep_or_reroll":
+            return f"Rolled {entry.get('value')}", (PRESS_TO_REROLL,)
         if need == "lineup":
             return LINEUP_ON_PAGE, ()
+        if need == "suspensions":
+            return f"Short of €{entry.get('count', 1)}", ("Tap a card for each: 2 Suspension",)
         if need == "action":
             return "Your turn", ("Tap a card · Press: potential", "Hold: pass")
         return str(entry.get("text", need or "")), ()
@@ -395,13 +431,12 @@ class Interpreter:
     def _pending_message(self, pending: _Pending) -> Message:
         if pending.kind == "confirm":
             return Message(pending.prompt, (PRESS_TO_CONFIRM,))
+        if pending.kind == "suspensions":
+            return Message(pending.prompt, (f"Tap {pending.count - len(pending.chosen)} more card(s)",))
         choice = pending.options[pending.index]
         words = CONTRACT_WORDS if pending.kind == "contract" else STAT_WORDS
-        return Message(f"{pending.prompt}: {words.get(choice, choice)}", (self._pending_hint(pending),))
-
-    @staticmethod
-    def _pending_hint(pending: _Pending) -> str:
-        return {"confirm": PRESS_TO_CONFIRM, "contract": PRESS_STEPS_HOLD_SIGNS}.get(pending.kind, PRESS_STEPS_HOLD_ROLLS)
+        hint = PRESS_STEPS_HOLD_SIGNS if pending.kind == "contract" else PRESS_STEPS_HOLD_ROLLS
+        return Message(f"{pending.prompt}: {words.get(choice, choice)}", (hint,))
 
     @staticmethod
     def _say(seat: int | None, headline: str, *detail: str) -> Outcome:

@@ -8,7 +8,6 @@ and of the game's view.  Owners attach one to a bug report; shops script demos w
 
 from __future__ import annotations
 
-import json
 import tempfile
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
@@ -218,9 +217,3 @@ def run_step(table: Any, step: Step) -> None:
     failures = list(checks(step, table.screen_texts(), table.view()))
     if failures:
         raise ScenarioError("\n".join(failures))
-
-
-def main_print(path: Path) -> int:
-    """Run a scenario and print its final state as JSON (for the command line)."""
-    print(json.dumps(run_scenario(path), indent=2, sort_keys=True, default=str))
-    return 0

@@ -48,8 +48,11 @@ log = logging.getLogger(__name__)
 RECENT = 30
 """How many announcements the page's snapshot keeps."""
 ENROL_WAITING = "Tap the card to enrol"
+ENROL_TAPPED = "Tag read: pick its card on the page"
 ENROLLED = "Enrolled"
-ENROL_NO_TAG = "No tag is waiting to be enrolled: start enrolment, then tap the card."
+ENROL_NO_TAG = "No card has been tapped for enrolment: start enrolment, then tap a card on any pad."
+ENROL_NOT_WAITING = 'The table is not waiting for a card to enrol: press "Enrol a card" first.'
+UNKNOWN_DECK_CARD = 'There is no card "{card}" in the deck: pick one from the deck list.'
 UNKNOWN_ACTION = 'The table does not know the action "{type}". Known: {known}.'
 NO_GAME_YET = "There is no game yet: start one on the page."
 
@@ -118,8 +121,10 @@ class Session:
         self.state: Any = None
         self.messages: dict[int | None, Message] = {}
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
-        self.enrolling = False
-        self.last_uid: str | None = None
+        self.enrolment: dict[str, Any] | None = None
+        """None, or the page's enrolment: ``{"state": "waiting"}`` then ``{"state": "tapped", "uid", "pad", "card"}``."""
+        self.screen_versions: dict[str, int] = {}
+        self._last_screens: dict[str, SeatScreen] = {}
         self.version = 0
         self.resume()
 
@@ -155,10 +160,11 @@ class Session:
             if reading.kind == "lift":
                 self.input(Lift(reading.reader, seat, reading.uid))
                 return
-            self.last_uid = reading.uid
-            if self.enrolling:
-                self.enrolling = False
-                self._say(seat, ENROL_WAITING, reading.uid)
+            if self.enrolment is not None:
+                # The page waits for a card to enrol: this tap is held for it instead of played.
+                known = self.store.card_for(reading.uid)
+                self.enrolment = {"state": "tapped", "uid": reading.uid, "pad": reading.reader, "card": known}
+                self._say(seat, ENROL_TAPPED, reading.uid, self._card_name(known) if known else "")
                 self._changed()
                 return
             self.input(Tap(reading.reader, seat, reading.uid, self.store.card_for(reading.uid)))
@@ -198,7 +204,7 @@ class Session:
                 self._say(event.get("seat", seat), str(refusal))
                 break
             self._show(announcements, event)
-            pending.extend(self.interpreter.automatic(self._view()))
+            pending.extend(self.interpreter.automatic(self._view(), announcements))
         self._changed()
 
     def _view(self) -> _GameView | None:
@@ -225,9 +231,7 @@ class Session:
         event = {**action}
         announcements = self._commit(event)
         self._show(announcements, event)
-        for auto in self.interpreter.automatic(self._view()):
-            self._show(self._commit(auto), auto)
-        self._changed()
+        self._carry_out(Outcome(events=self.interpreter.automatic(self._view(), announcements)), None)
         return {"announcements": list(announcements)}
 
     def _new_game(self, action: Mapping[str, Any]) -> dict[str, Any]:
@@ -262,25 +266,32 @@ class Session:
         return {"undone": dropped}
 
     def _enrol_start(self, action: Mapping[str, Any]) -> dict[str, Any]:
-        self.enrolling = True
-        self.last_uid = None
+        self.enrolment = {"state": "waiting"}
         self._say(None, ENROL_WAITING)
         return {}
 
     def _enrol_cancel(self, action: Mapping[str, Any]) -> dict[str, Any]:
-        self.enrolling = False
+        self.enrolment = None
+        self.messages.pop(None, None)
         return {}
 
     def _enrol(self, action: Mapping[str, Any]) -> dict[str, Any]:
-        uid = str(action.get("uid") or self.last_uid or "")
-        card = str(action.get("card", ""))
-        if not uid:
+        if self.enrolment is None:
+            raise ValueError(ENROL_NOT_WAITING)
+        uid = str(action.get("uid") or self.enrolment.get("uid") or "")
+        if not uid or self.enrolment.get("uid") not in (None, uid) or self.enrolment.get("state") != "tapped":
             raise ValueError(ENROL_NO_TAG)
+        card = str(action.get("card", ""))
         if card not in self.profile.cards:
-            raise ValueError(f'There is no card "{card}" in the deck.')
-        self.store.enroll(uid, card)
-        self._say(None, ENROLLED, f"{uid} = {self.profile.cards[card].name}")
+            raise ValueError(UNKNOWN_DECK_CARD.format(card=card))
+        self.store.enroll(uid, card)  # TagAlreadyEnrolled (a ValueError) names the card the tag already means
+        self.enrolment = None
+        self._say(None, ENROLLED, f"{uid} = {self._card_name(card)}")
         return {"uid": uid, "card": card}
+
+    def _card_name(self, card: str | None) -> str:
+        found = self.profile.cards.get(card) if card else None
+        return found.name if found is not None else str(card or "")
 
     # -- screens --------------------------------------------------------------------------------------
 
@@ -299,6 +310,10 @@ class Session:
 
     def _changed(self) -> None:
         self.version += 1
+        for screen_id, screen in self.screens().items():
+            if self._last_screens.get(screen_id) != screen:
+                self._last_screens[screen_id] = screen
+                self.screen_versions[screen_id] = self.screen_versions.get(screen_id, 0) + 1
 
     def enrolled_cards(self) -> set[str]:
         """Cards of the deck that have a tag enrolled."""
@@ -308,10 +323,11 @@ class Session:
         """The engine's read-only view of the game, or None before the first game."""
         return None if self.state is None else engine.view(self.profile, self.state)
 
-    def screen(self, screen_id: str) -> SeatScreen:
-        """What the screen with this id says now."""
+    def screen(self, screen_id: str, view: Mapping[str, Any] | None = None) -> SeatScreen:
+        """What the screen with this id says now (``view``: the game view, when the caller has it already)."""
         seat = self.screen_seat.get(screen_id)
-        view = self.view()
+        if view is None:
+            view = self.view()
         if seat is None:
             message = self.messages.get(None) or _shared_message(view)
             return SeatScreen(screens.where_line(view), "", message.headline, message.detail)
@@ -322,17 +338,21 @@ class Session:
 
     def screens(self) -> dict[str, SeatScreen]:
         """What every screen of the table says now, by screen id."""
-        return {screen_id: self.screen(screen_id) for screen_id in self.screen_seat}
+        view = self.view()
+        return {screen_id: self.screen(screen_id, view) for screen_id in self.screen_seat}
 
     def snapshot(self) -> dict[str, Any]:
         """Everything the page shows: the game view, recent announcements, each screen's text."""
         return {
-            "game": self.game,
-            "view": self.view(),
+            "game": self.view(),
+            "game_id": self.game,
             "awaiting": list(self.state.awaiting) if self.state is not None else [],
-            "announcements": list(self.recent),
-            "screens": {sid: screen.lines() for sid, screen in self.screens().items()},
-            "enrolling": self.enrolling,
+            "log": list(self.recent),
+            "screens": {
+                sid: {"seat": self.screen_seat.get(sid), "version": self.screen_versions.get(sid, 0), "lines": screen.lines()}
+                for sid, screen in self._last_screens.items()
+            },
+            "enrolment": dict(self.enrolment) if self.enrolment is not None else None,
             "version": self.version,
         }
 
@@ -489,7 +509,7 @@ class RunningTable:
 
     def snapshot(self) -> dict[str, Any]:
         """Everything the page shows, JSON-safe."""
-        return self.session.snapshot()
+        return {**self.session.snapshot(), "simulation": self.sim is not None}
 
     async def subscribe(self) -> AsyncIterator[dict[str, Any]]:
         """Yield the snapshot now and again each time anything changes at the table."""
