@@ -75,7 +75,9 @@ class _GameView:
 
     def cost(self, card: str) -> int | None:
         found = self.profile.cards.get(card)
-        cost = getattr(found, "cost", None)
+        # Footballers show their untrained side while they are for hire; Staff print one cost.
+        side = getattr(found, "untrained", None)
+        cost = getattr(side if side is not None else found, "cost", None)
         return cost if isinstance(cost, int) else None
 
     def owns(self, seat: int, card: str) -> bool:
@@ -112,6 +114,7 @@ class Session:
         self.config = config
         self.store = store
         self.profile = profile if profile is not None else engine.load_profile(config.deck)
+        self.deck = deck_key(config)
         self.interpreter = Interpreter(dice, clock=clock)
         self.clock = clock
         self.pad_seat = {pad.id: pad.seat for pad in config.pads()}
@@ -162,12 +165,12 @@ class Session:
                 return
             if self.enrolment is not None:
                 # The page waits for a card to enrol: this tap is held for it instead of played.
-                known = self.store.card_for(reading.uid)
+                known = self.store.card_for(reading.uid, deck=self.deck)
                 self.enrolment = {"state": "tapped", "uid": reading.uid, "pad": reading.reader, "card": known}
                 self._say(seat, ENROL_TAPPED, reading.uid, self._card_name(known) if known else "")
                 self._changed()
                 return
-            self.input(Tap(reading.reader, seat, reading.uid, self.store.card_for(reading.uid)))
+            self.input(Tap(reading.reader, seat, reading.uid, self.store.card_for(reading.uid, deck=self.deck)))
             return
         seat = self.button_seat.get(reading.button)
         self.input(Press(reading.button, seat) if reading.kind == "press" else Hold(reading.button, seat))
@@ -284,7 +287,7 @@ class Session:
         card = str(action.get("card", ""))
         if card not in self.profile.cards:
             raise ValueError(UNKNOWN_DECK_CARD.format(card=card))
-        self.store.enroll(uid, card)  # TagAlreadyEnrolled (a ValueError) names the card the tag already means
+        self.store.enroll(uid, card, deck=self.deck)  # TagAlreadyEnrolled (a ValueError) names the card the tag already means
         self.enrolment = None
         self._say(None, ENROLLED, f"{uid} = {self._card_name(card)}")
         return {"uid": uid, "card": card}
@@ -317,7 +320,7 @@ class Session:
 
     def enrolled_cards(self) -> set[str]:
         """Cards of the deck that have a tag enrolled."""
-        return set(self.store.enrolments().values())
+        return set(self.store.enrolments(deck=self.deck).values())
 
     def view(self) -> dict[str, Any] | None:
         """The engine's read-only view of the game, or None before the first game."""
@@ -355,6 +358,11 @@ class Session:
             "enrolment": dict(self.enrolment) if self.enrolment is not None else None,
             "version": self.version,
         }
+
+
+def deck_key(config: TableConfig) -> str:
+    """The name enrolments are kept under: the owner's deck folder, or "demo" for the shipped deck."""
+    return str(config.deck) if config.deck else "demo"
 
 
 def message_for(announcement: Mapping[str, Any]) -> Message:

@@ -217,19 +217,19 @@ class SimHardware:
         """The tag enrolled for a card, or a fresh simulated one, enrolled now so the table knows it."""
         store = self._session.store if self._session is not None else None
         if store is not None:
-            for uid, card in store.enrolments().items():
+            for uid, card in store.enrolments(deck=self._session.deck).items():
                 if card == card_id:
                     return uid
         uid = simulated_uid(card_id)
         if store is not None:
-            store.enroll(uid, card_id)
+            store.enroll(uid, card_id, deck=self._session.deck)
         return uid
 
     def _card_on(self, pad: str) -> str | None:
         uid = self.on_pad.get(pad)
         if uid is None or self._session is None:
             return None
-        return self._session.store.card_for(uid)
+        return self._session.store.card_for(uid, deck=self._session.deck)
 
     def _send(self, reading: TagReading | ButtonReading) -> None:
         if self._emit is not None:
