@@ -25,3 +25,11 @@ class DiceScriptExhausted(DriverError, LookupError):
 
 class HubProtocolError(DriverError, ValueError):
     """A line from the RFID hub was garbled, failed its checksum or was not understood."""
+
+
+class BackendUnavailable(DriverError, RuntimeError):
+    """The real backend's hardware libraries (spidev, RPi.GPIO) cannot be imported on this machine."""
+
+
+class CardError(DriverError, RuntimeError):
+    """A card on a reader could not be read or written as asked (no card, wrong key, not a MIFARE Classic)."""
