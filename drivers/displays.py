@@ -1,0 +1,545 @@
+"""Seat screens: SSD1306 / SH1106 128x64 OLED panels through luma.oled, over I2C (optionally behind a
+TCA9548A multiplexer) or SPI.
+
+The simulated backend simulates the *chips*: an I2C bus with a TCA9548A and panels whose display RAM
+is filled by the bytes luma's real ``ssd1306``/``sh1106`` classes send, so the frame a test (or the
+web page) reads is what the panel would light, and a forgotten channel select shows up as a frame on
+the wrong panel.  A panel that stops answering is reported as a ``HealthReading`` and retried; it
+never stops the other panels.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from PIL import Image
+
+from drivers.base import HealthReading, default_backend
+from drivers.errors import DriverConfigError
+
+log = logging.getLogger(__name__)
+
+WIDTH, HEIGHT = 128, 64
+PAGES = HEIGHT // 8
+KINDS = ("ssd1306", "sh1106")
+INTERFACES = ("i2c", "spi")
+RETRY_INTERVAL = 5.0  # a panel with a loose wire is tried again at most this often
+
+BAD_KIND = "The display {name!r} is a {kind!r}; Touchline drives 'ssd1306' and 'sh1106' panels."
+BAD_INTERFACE = "The display {name!r} is wired over {interface!r}; use 'i2c' or 'spi'."
+BAD_ADDRESS = "The display {name!r} has I2C address {address!r}; OLED panels use 0x3C or 0x3D."
+BAD_CHANNEL = "The display {name!r} sits on multiplexer channel {channel!r}; a TCA9548A has channels 0-7."
+MUX_HALF_GIVEN = "The display {name!r} names a multiplexer address or channel but not both: give both."
+BAD_FRAME_SIZE = "A frame for {name!r} is {w}x{h} pixels; the panel shows 128x64."
+PANEL_ONLINE = "{kind} answers {where}"
+PANEL_OFFLINE = "{kind} does not answer {where} ({reason}); retrying every {every:.0f} s"
+
+
+def _where(interface: str, bus: int, address: int, mux_address: int | None, mux_channel: int | None,
+           spi_device: int) -> str:
+    if interface == "spi":
+        return f"on SPI{bus}.{spi_device}"
+    place = f"at 0x{address:02X} on I2C bus {bus}"
+    if mux_address is not None:
+        place += f" behind TCA9548A 0x{mux_address:02X} channel {mux_channel}"
+    return place
+
+
+# -- simulated chips ---------------------------------------------------------------------------
+
+# Commands of the SSD1306 (datasheet section 9, "Command table") that carry argument bytes.
+_SSD1306_ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x26: 6, 0x27: 6, 0x29: 5, 0x2A: 5, 0x81: 1, 0x8D: 1,
+                 0xA3: 2, 0xA8: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1}
+# The SH1106 (datasheet section "Commands") knows fewer; 0x20 and 0x8D mean nothing to it.
+_SH1106_ARGS = {0x81: 1, 0xA8: 1, 0xAD: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1}
+_SH1106_RAM_WIDTH = 132  # 132 columns of RAM, of which a 128-pixel panel shows columns 2..129
+_SH1106_VISIBLE_OFFSET = 2
+
+
+class SimulatedPanel:
+    """An SSD1306 or SH1106 controller at register level: commands, addressing and display RAM."""
+
+    def __init__(self, kind: str = "ssd1306", address: int = 0x3C) -> None:
+        if kind not in KINDS:
+            raise DriverConfigError(BAD_KIND.format(name="simulated", kind=kind))
+        self.kind = kind
+        self.address = address
+        self.answering = True
+        self.display_on = False
+        self.frames = 0  # how many full frames of data arrived, for tests
+        ram_width = WIDTH if kind == "ssd1306" else _SH1106_RAM_WIDTH
+        self._ram_width = ram_width
+        self.ram = bytearray(ram_width * PAGES)
+        self._args = _SSD1306_ARGS if kind == "ssd1306" else _SH1106_ARGS
+        self._pending: list[int] = []  # a command waiting for its argument bytes
+        self._memory_mode = 2  # page addressing after reset (SSD1306 datasheet 10.1.3)
+        self._col, self._page = 0, 0
+        self._col_window = (0, ram_width - 1)
+        self._page_window = (0, PAGES - 1)
+        self._data_bytes = 0
+
+    def fail(self) -> None:
+        """Stop answering on the bus, like a panel with a loose wire."""
+        self.answering = False
+
+    def repair(self) -> None:
+        """Answer again."""
+        self.answering = True
+
+    def image(self) -> Image.Image:
+        """What the panel lights right now, as a 128x64 1-bit image (black while switched off)."""
+        img = Image.new("1", (WIDTH, HEIGHT), 0)
+        if not self.display_on:
+            return img
+        offset = 0 if self.kind == "ssd1306" else _SH1106_VISIBLE_OFFSET
+        pixels = img.load()
+        assert pixels is not None
+        for page in range(PAGES):
+            row = page * self._ram_width
+            for x in range(WIDTH):
+                byte = self.ram[row + x + offset]
+                for bit in range(8):
+                    if byte >> bit & 1:
+                        pixels[x, page * 8 + bit] = 1
+        return img
+
+    def command(self, data: list[int]) -> None:
+        """Feed command bytes (the D/C line low, or I2C control byte 0x00)."""
+        for byte in data:
+            if self._pending:
+                self._pending.append(byte)
+                if len(self._pending) - 1 == self._args[self._pending[0]]:
+                    self._apply(self._pending[0], self._pending[1:])
+                    self._pending = []
+            elif byte in self._args:
+                self._pending = [byte]
+            else:
+                self._apply(byte, [])
+
+    def data(self, data: list[int]) -> None:
+        """Feed display RAM bytes (the D/C line high, or I2C control byte 0x40)."""
+        for byte in data:
+            self.ram[self._page * self._ram_width + self._col] = byte
+            self._advance()
+        self._data_bytes += len(data)
+        if self._data_bytes >= WIDTH * PAGES:
+            self.frames += self._data_bytes // (WIDTH * PAGES)
+            self._data_bytes %= WIDTH * PAGES
+
+    def _advance(self) -> None:
+        if self._memory_mode == 0:  # horizontal: wrap to the next page within the windows
+            if self._col >= self._col_window[1]:
+                self._col = self._col_window[0]
+                self._page = self._page + 1 if self._page < self._page_window[1] else self._page_window[0]
+            else:
+                self._col += 1
+        elif self._col < self._ram_width - 1:  # page addressing: stay on the page
+            self._col += 1
+
+    def _apply(self, cmd: int, args: list[int]) -> None:
+        if cmd == 0xAE:
+            self.display_on = False
+        elif cmd == 0xAF:
+            self.display_on = True
+        elif self.kind == "ssd1306" and cmd == 0x20:
+            self._memory_mode = args[0] & 0x03
+        elif self.kind == "ssd1306" and cmd == 0x21:
+            self._col_window = (args[0] & 0x7F, args[1] & 0x7F)
+            self._col = self._col_window[0]
+        elif self.kind == "ssd1306" and cmd == 0x22:
+            self._page_window = (args[0] & 0x07, args[1] & 0x07)
+            self._page = self._page_window[0]
+        elif 0xB0 <= cmd <= 0xB7:
+            self._page = cmd & 0x07
+        elif cmd <= 0x0F:
+            self._col = min((self._col & 0xF0) | cmd, self._ram_width - 1)
+        elif 0x10 <= cmd <= 0x1F:
+            self._col = min((self._col & 0x0F) | (cmd & 0x0F) << 4, self._ram_width - 1)
+        # Contrast, multiplex, clocks, remap...: accepted; the picture does not depend on them here.
+
+
+class SimulatedMux:
+    """A TCA9548A I2C multiplexer: one control register whose bits connect channels 0-7."""
+
+    def __init__(self, address: int = 0x70) -> None:
+        self.address = address
+        self.mask = 0
+        self.selects: list[int] = []  # every control byte written, for tests
+
+    def write(self, value: int) -> None:
+        """Write the control register."""
+        self.mask = value & 0xFF
+        self.selects.append(self.mask)
+
+
+@dataclass
+class SimulatedI2CBus:
+    """An I2C bus with an smbus2-like interface, carrying panels directly and behind multiplexers."""
+
+    number: int
+    panels: dict[tuple[int | None, int | None, int], SimulatedPanel] = field(default_factory=dict)
+    muxes: dict[int, SimulatedMux] = field(default_factory=dict)
+
+    def _targets(self, address: int) -> list[SimulatedPanel]:
+        found = []
+        for (mux_address, channel, panel_address), panel in self.panels.items():
+            if panel_address != address or not panel.answering:
+                continue
+            if mux_address is None or (channel is not None and self.muxes[mux_address].mask >> channel & 1):
+                found.append(panel)
+        return found
+
+    def _nack(self, address: int) -> OSError:
+        # What the kernel's i2c-dev returns when nobody acknowledges the address.
+        return OSError(errno.EREMOTEIO, f"Remote I/O error (no answer at 0x{address:02X})")
+
+    def write_byte(self, address: int, value: int) -> None:
+        """Write one byte: to a multiplexer's control register, or a bare byte to a panel."""
+        if address in self.muxes:
+            self.muxes[address].write(value)
+        elif not self._targets(address):
+            raise self._nack(address)
+
+    def write_quick(self, address: int) -> None:
+        """Address a device without data, as ``i2cdetect`` does."""
+        if address not in self.muxes and not self._targets(address):
+            raise self._nack(address)
+
+    def write_i2c_block_data(self, address: int, register: int, data: list[int]) -> None:
+        """Write a control byte and data: 0x00 for commands, 0x40 for display RAM (SSD1306 section 8.1.5)."""
+        targets = self._targets(address)
+        if not targets:
+            raise self._nack(address)
+        for panel in targets:  # two panels with one address on open channels both listen
+            (panel.data if register & 0x40 else panel.command)(list(data))
+
+    def close(self) -> None:
+        """Nothing to release; present for smbus compatibility."""
+
+
+class _SimulatedSpi:
+    """An spidev-compatible SPI device delivering bytes to a panel as commands or data per its D/C line."""
+
+    def __init__(self, panel: SimulatedPanel, gpio: _SimulatedGpio) -> None:
+        self._panel, self._gpio = panel, gpio
+        self.max_speed_hz = 0
+        self.mode = 0
+
+    def open(self, port: int, device: int) -> None:
+        """Open the device (nothing to do in simulation)."""
+
+    def writebytes(self, data: list[int]) -> None:
+        """Clock bytes out to the panel."""
+        if not self._panel.answering:
+            return  # SPI has no acknowledge: a dead panel simply shows nothing
+        (self._panel.data if self._gpio.dc_high else self._panel.command)(list(data))
+
+    def close(self) -> None:
+        """Close the device (nothing to do in simulation)."""
+
+
+class _SimulatedGpio:
+    """The few RPi.GPIO calls luma's SPI interface makes, tracking the D/C line."""
+
+    LOW, HIGH, OUT, BCM = 0, 1, 0, 11
+
+    def __init__(self, dc_pin: int) -> None:
+        self._dc_pin = dc_pin
+        self.dc_high = False
+
+    def setup(self, pin: int, direction: int) -> None:
+        """Configure a pin (nothing to do in simulation)."""
+
+    def output(self, pin: int, value: int) -> None:
+        """Drive a pin; only D/C matters to the panel."""
+        if pin == self._dc_pin:
+            self.dc_high = bool(value)
+
+    def cleanup(self, pins: list[int] | None = None) -> None:
+        """Release pins (nothing to do in simulation)."""
+
+
+class SimulatedI2C:
+    """The simulated table's displays: I2C buses with multiplexers and panels, and SPI panels."""
+
+    def __init__(self, populate: bool = True) -> None:
+        # With ``populate``, opening a display puts a panel where the table file says one is.
+        self.populate = populate
+        self.buses: dict[int, SimulatedI2CBus] = {}
+        self.spi_panels: dict[tuple[int, int], SimulatedPanel] = {}
+        self.lock = threading.RLock()
+
+    def bus(self, number: int) -> SimulatedI2CBus:
+        """The simulated I2C bus ``number`` (created on first use)."""
+        with self.lock:
+            return self.buses.setdefault(number, SimulatedI2CBus(number))
+
+    def add_mux(self, bus: int, address: int = 0x70) -> SimulatedMux:
+        """Wire a TCA9548A to a bus."""
+        with self.lock:
+            return self.bus(bus).muxes.setdefault(address, SimulatedMux(address))
+
+    def add_panel(self, bus: int, address: int = 0x3C, kind: str = "ssd1306",
+                  mux_address: int | None = None, mux_channel: int | None = None) -> SimulatedPanel:
+        """Wire a panel to a bus, directly or behind a multiplexer channel."""
+        with self.lock:
+            if mux_address is not None:
+                self.add_mux(bus, mux_address)
+            key = (mux_address, mux_channel, address)
+            return self.bus(bus).panels.setdefault(key, SimulatedPanel(kind, address))
+
+    def add_spi_panel(self, port: int, device: int, kind: str = "ssd1306") -> SimulatedPanel:
+        """Wire a panel to an SPI chip select."""
+        with self.lock:
+            return self.spi_panels.setdefault((port, device), SimulatedPanel(kind))
+
+    def panel(self, bus: int, address: int = 0x3C, mux_address: int | None = None,
+              mux_channel: int | None = None) -> SimulatedPanel | None:
+        """The panel wired at that place, if any."""
+        return self.bus(bus).panels.get((mux_address, mux_channel, address))
+
+
+SIMULATED_TABLE = SimulatedI2C()  # the displays of the simulated table when no other is given
+
+_BUS_LOCKS: dict[tuple[int, int], threading.Lock] = {}
+_BUS_LOCKS_GUARD = threading.Lock()
+
+
+def _bus_lock(world: object, bus: int) -> threading.Lock:
+    # Panels behind one multiplexer share it: select-then-draw must not interleave between threads.
+    with _BUS_LOCKS_GUARD:
+        return _BUS_LOCKS.setdefault((id(world), bus), threading.Lock())
+
+
+# -- the driver ---------------------------------------------------------------------------------
+
+
+class Display:
+    """One seat screen: shows PIL frames, reports and retries when the panel stops answering."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        kind: Literal["ssd1306", "sh1106"] = "ssd1306",
+        interface: Literal["i2c", "spi"] = "i2c",
+        bus: int = 1,
+        address: int = 0x3C,
+        mux_address: int | None = None,
+        mux_channel: int | None = None,
+        spi_device: int = 0,
+        dc_pin: int = 24,
+        rst_pin: int = 25,
+        backend: str | None = None,
+        on_health: Callable[[HealthReading], None] | None = None,
+        retry_interval: float = RETRY_INTERVAL,
+        clock: Callable[[], float] = time.monotonic,
+        simulation: SimulatedI2C | None = None,
+    ) -> None:
+        _check_config(name, kind, interface, address, mux_address, mux_channel)
+        self.name = name
+        self.kind = kind
+        self.interface = interface
+        self.bus = bus
+        self.address = address
+        self.mux_address = mux_address
+        self.mux_channel = mux_channel
+        self.spi_device = spi_device
+        self.dc_pin = dc_pin
+        self.rst_pin = rst_pin
+        self.backend = default_backend(backend)
+        self.simulation = (simulation or SIMULATED_TABLE) if self.backend == "sim" else None
+        self.where = _where(interface, bus, address, mux_address, mux_channel, spi_device)
+        self._on_health = on_health
+        self._retry_interval = retry_interval
+        self._clock = clock
+        self._device: Any = None
+        self._smbus: Any = None
+        self._online: bool | None = None
+        self._last_attempt = float("-inf")
+        self._pending: Image.Image | None = None
+        self._shown: Image.Image | None = None
+        self.detail = ""
+        self._lock = _bus_lock(self.simulation, bus)
+        if self.simulation is not None and self.simulation.populate:
+            self._populate(self.simulation)
+
+    @property
+    def online(self) -> bool:
+        """True while the panel answers."""
+        return bool(self._online)
+
+    def open(self) -> bool:
+        """Initialise the panel now; False (and a health reading) when it does not answer."""
+        self._last_attempt = self._clock()
+        try:
+            with self._lock:
+                self._select()
+                self._device = self._make_device()
+                # A restart of the service must not blank the table: no switch-off at exit.
+                self._device.persist = True
+        except Exception as exc:  # luma raises its own errors, smbus2/spidev OSError: all mean "no panel"
+            self._offline(exc)
+            return False
+        self._set_health(True, PANEL_ONLINE.format(kind=self.kind.upper(), where=self.where))
+        return True
+
+    def show(self, image: Image.Image) -> bool:
+        """Draw a 128x64 frame; False when the panel is offline (the frame is kept and shown once it is back)."""
+        if image.size != (WIDTH, HEIGHT):
+            raise DriverConfigError(BAD_FRAME_SIZE.format(name=self.name, w=image.width, h=image.height))
+        frame = image if image.mode == "1" else image.convert("L").point(lambda p: 255 if p >= 128 else 0, "1")
+        self._pending = frame
+        if self._device is None:
+            if self._clock() - self._last_attempt < self._retry_interval or not self.open():
+                return False
+        try:
+            with self._lock:
+                self._select()
+                self._device.display(frame)
+        except Exception as exc:  # as in open(): any failure of the bus means the panel is gone
+            self._offline(exc)
+            return False
+        self._shown, self._pending = frame, None
+        self._set_health(True, PANEL_ONLINE.format(kind=self.kind.upper(), where=self.where))
+        return True
+
+    def retry(self) -> bool:
+        """Try an offline panel again if its retry interval has passed, showing the frame it missed."""
+        if self._device is not None or self._clock() - self._last_attempt < self._retry_interval:
+            return self._device is not None
+        if not self.open():
+            return False
+        return self.show(self._pending) if self._pending is not None else True
+
+    def frame(self) -> Image.Image:
+        """What the screen shows: the simulated panel's lit pixels, or the last frame sent to real hardware."""
+        if self.simulation is not None:
+            panel = self._simulated_panel()
+            if panel is not None:
+                return panel.image()
+        return (self._shown or Image.new("1", (WIDTH, HEIGHT), 0)).copy()
+
+    def png(self) -> bytes:
+        """``frame()`` as PNG bytes, for the web page."""
+        out = io.BytesIO()
+        self.frame().save(out, format="PNG")
+        return out.getvalue()
+
+    def close(self) -> None:
+        """Release the bus; the panel keeps showing its last frame."""
+        device, self._device = self._device, None
+        if device is not None:
+            try:
+                with self._lock:
+                    self._select()
+                    device.cleanup()
+            except Exception:  # noqa: BLE001 - closing a panel that has gone away is not an error
+                log.debug("display %s: cleanup failed", self.name, exc_info=True)
+        if self._smbus is not None and self.simulation is None:
+            self._smbus.close()
+        self._smbus = None
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _populate(self, simulation: SimulatedI2C) -> None:
+        if self.interface == "spi":
+            simulation.add_spi_panel(self.bus, self.spi_device, self.kind)
+        else:
+            simulation.add_panel(self.bus, self.address, self.kind, self.mux_address, self.mux_channel)
+
+    def _simulated_panel(self) -> SimulatedPanel | None:
+        assert self.simulation is not None
+        if self.interface == "spi":
+            return self.simulation.spi_panels.get((self.bus, self.spi_device))
+        return self.simulation.panel(self.bus, self.address, self.mux_address, self.mux_channel)
+
+    def _i2c_bus(self) -> Any:
+        if self._smbus is None:
+            if self.simulation is not None:
+                self._smbus = self.simulation.bus(self.bus)
+            else:
+                import smbus2  # only where real hardware opens
+
+                self._smbus = smbus2.SMBus(self.bus)
+        return self._smbus
+
+    def _select(self) -> None:
+        # Before every exchange: another thread may have switched the multiplexer to its own panel.
+        if self.mux_address is not None and self.mux_channel is not None:
+            self._i2c_bus().write_byte(self.mux_address, 1 << self.mux_channel)
+
+    def _make_device(self) -> Any:
+        from luma.core.interface.serial import i2c, spi
+        from luma.oled.device import sh1106, ssd1306
+
+        if self.interface == "spi":
+            if self.simulation is not None:
+                panel = self.simulation.spi_panels.get((self.bus, self.spi_device))
+                if panel is None:
+                    raise OSError(errno.ENOENT, f"no SPI device {self.bus}.{self.spi_device}")
+                gpio = _SimulatedGpio(self.dc_pin)
+                serial = spi(spi=_SimulatedSpi(panel, gpio), gpio=gpio, port=self.bus, device=self.spi_device,
+                             gpio_DC=self.dc_pin, gpio_RST=self.rst_pin)
+            else:
+                serial = spi(port=self.bus, device=self.spi_device, gpio_DC=self.dc_pin, gpio_RST=self.rst_pin)
+        elif self.simulation is not None:
+            serial = i2c(bus=self.simulation.bus(self.bus), address=self.address)
+        else:
+            serial = i2c(port=self.bus, address=self.address)
+        model = ssd1306 if self.kind == "ssd1306" else sh1106
+        return model(serial_interface=serial, width=WIDTH, height=HEIGHT)
+
+    def _offline(self, exc: BaseException) -> None:
+        self._device = None
+        reason = str(exc) or type(exc).__name__
+        self._set_health(False, PANEL_OFFLINE.format(
+            kind=self.kind.upper(), where=self.where, reason=reason, every=self._retry_interval))
+
+    def _set_health(self, online: bool, detail: str) -> None:
+        self.detail = detail
+        if self._online == online:
+            return
+        self._online = online
+        (log.info if online else log.warning)("display %s: %s", self.name, detail)
+        if self._on_health is not None:
+            self._on_health(HealthReading(self.name, online, detail))
+
+
+def _check_config(name: str, kind: str, interface: str, address: int, mux_address: int | None,
+                  mux_channel: int | None) -> None:
+    if kind not in KINDS:
+        raise DriverConfigError(BAD_KIND.format(name=name, kind=kind))
+    if interface not in INTERFACES:
+        raise DriverConfigError(BAD_INTERFACE.format(name=name, interface=interface))
+    if interface == "i2c" and address not in (0x3C, 0x3D):
+        raise DriverConfigError(BAD_ADDRESS.format(name=name, address=address))
+    if (mux_address is None) != (mux_channel is None):
+        raise DriverConfigError(MUX_HALF_GIVEN.format(name=name))
+    if mux_channel is not None and not 0 <= mux_channel <= 7:
+        raise DriverConfigError(BAD_CHANNEL.format(name=name, channel=mux_channel))
+
+
+def open_display(
+    name: str,
+    kind: Literal["ssd1306", "sh1106"] = "ssd1306",
+    bus: int = 1,
+    address: int = 0x3C,
+    mux_address: int | None = None,
+    mux_channel: int | None = None,
+    interface: Literal["i2c", "spi"] = "i2c",
+    backend: str | None = None,
+    **options: Any,
+) -> Display:
+    """Open a seat screen and initialise it; a panel that does not answer is reported, retried, never raised."""
+    display = Display(name, kind=kind, interface=interface, bus=bus, address=address,
+                      mux_address=mux_address, mux_channel=mux_channel, backend=backend, **options)
+    display.open()
+    return display

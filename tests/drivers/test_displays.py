@@ -1,0 +1,156 @@
+"""Seat screens: luma.oled's real SSD1306/SH1106 code over simulated panels, an I2C bus and a TCA9548A."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from luma.core.interface.serial import i2c
+from luma.oled.device import ssd1306
+from PIL import Image, ImageDraw
+
+from drivers import displays as displaysmod
+from drivers.base import HealthReading
+from drivers.displays import Display, SimulatedI2C, open_display
+from drivers.errors import DriverConfigError
+
+from .conftest import ManualClock, ReadingLog
+
+
+def frame_with(text: str, box: int = 0) -> Image.Image:
+    """A frame a seat screen might show: a line of text and a filled box whose place differs per frame."""
+    image = Image.new("1", (128, 64), 0)
+    draw = ImageDraw.Draw(image)
+    draw.text((2, 2), text, fill=1)
+    draw.rectangle((box, 40, box + 20, 63), fill=1)
+    return image
+
+
+def same_pixels(a: Image.Image, b: Image.Image) -> bool:
+    return a.size == b.size and a.convert("1").tobytes() == b.convert("1").tobytes()
+
+
+@pytest.fixture
+def table() -> SimulatedI2C:
+    return SimulatedI2C(populate=False)
+
+
+@pytest.mark.parametrize(("kind", "interface"), [("ssd1306", "i2c"), ("sh1106", "i2c"), ("ssd1306", "spi"),
+                                                 ("sh1106", "spi")])
+def test_a_frame_lights_the_same_pixels_on_the_panel(kind: str, interface: str) -> None:
+    simulation = SimulatedI2C()
+    display = open_display("seat1", kind=kind, interface=interface, bus=0, backend="sim",
+                           simulation=simulation)  # type: ignore[arg-type]
+    frame = frame_with("Seat 1 rolled 6", box=90)
+    assert display.show(frame)
+    assert same_pixels(display.frame(), frame)
+    assert display.online
+
+
+def test_panels_behind_a_multiplexer_each_get_their_own_frame(table: SimulatedI2C) -> None:
+    # Two panels share address 0x3C on channels 0 and 5; a third sits on the bus directly at 0x3D.
+    left = table.add_panel(1, 0x3C, mux_address=0x70, mux_channel=0)
+    right = table.add_panel(1, 0x3C, kind="sh1106", mux_address=0x70, mux_channel=5)
+    direct = table.add_panel(1, 0x3D)
+    seat1 = open_display("seat1", bus=1, mux_address=0x70, mux_channel=0, backend="sim", simulation=table)
+    seat2 = open_display("seat2", kind="sh1106", bus=1, mux_address=0x70, mux_channel=5, backend="sim",
+                         simulation=table)
+    seat3 = open_display("seat3", bus=1, address=0x3D, backend="sim", simulation=table)
+    mux = table.bus(1).muxes[0x70]
+    mux.selects.clear()
+    frames = {name: frame_with(name, box=i * 30) for i, name in enumerate(("one", "two", "three"))}
+    assert seat1.show(frames["one"])
+    assert seat2.show(frames["two"])
+    assert seat1.show(frames["one"])
+    assert seat3.show(frames["three"])
+    assert same_pixels(left.image(), frames["one"])
+    assert same_pixels(right.image(), frames["two"])
+    assert same_pixels(direct.image(), frames["three"])
+    # The channel is selected before every frame, not once at start.
+    assert mux.selects == [1 << 0, 1 << 5, 1 << 0]
+
+
+def test_the_simulated_multiplexer_hides_panels_on_closed_channels(table: SimulatedI2C) -> None:
+    table.add_panel(1, 0x3C, mux_address=0x70, mux_channel=3)
+    bus = table.bus(1)
+    bus.write_byte(0x70, 1 << 2)
+    with pytest.raises(OSError, match="no answer at 0x3C"):
+        bus.write_quick(0x3C)
+    bus.write_byte(0x70, 1 << 3)
+    bus.write_quick(0x3C)
+
+
+def test_a_panel_that_stops_answering_is_reported_retried_and_does_not_stop_the_others(
+    table: SimulatedI2C, health_log: ReadingLog, manual_clock: ManualClock
+) -> None:
+    flaky = table.add_panel(1, 0x3C, mux_address=0x70, mux_channel=1)
+    steady = table.add_panel(1, 0x3C, mux_address=0x70, mux_channel=2)
+    seat1 = open_display("seat1", bus=1, mux_address=0x70, mux_channel=1, backend="sim", simulation=table,
+                         on_health=health_log, clock=manual_clock, retry_interval=5)
+    seat2 = open_display("seat2", bus=1, mux_address=0x70, mux_channel=2, backend="sim", simulation=table,
+                         on_health=health_log, clock=manual_clock)
+    flaky.fail()
+    missed = frame_with("your turn")
+    assert not seat1.show(missed)
+    assert seat2.show(frame_with("seat 2"))
+    assert same_pixels(steady.image(), frame_with("seat 2"))
+    offline = [r for r in health_log.items if not r.online]
+    assert offline == [HealthReading("seat1", False, displaysmod.PANEL_OFFLINE.format(
+        kind="SSD1306", where="at 0x3C on I2C bus 1 behind TCA9548A 0x70 channel 1",
+        reason="I2C device not found on address: 0x3C", every=5))]
+    flaky.repair()
+    assert not seat1.retry()  # not before the retry interval has passed
+    manual_clock.advance(5)
+    assert seat1.retry()
+    assert same_pixels(flaky.image(), missed)  # the frame it missed is shown once it is back
+    assert health_log.items[-1] == HealthReading("seat1", True, seat1.detail)
+
+
+def test_a_panel_missing_at_start_is_reported_not_raised(table: SimulatedI2C, health_log: ReadingLog) -> None:
+    display = open_display("seat4", bus=3, address=0x3D, backend="sim", simulation=table, on_health=health_log)
+    assert not display.online
+    assert "does not answer at 0x3D on I2C bus 3" in health_log.items[0].detail
+    assert not display.show(frame_with("nobody sees this"))
+
+
+def test_the_stock_cleanup_blanks_the_panel_but_ours_persists(table: SimulatedI2C) -> None:
+    stock_panel = table.add_panel(1, 0x3C)
+    stock = ssd1306(serial_interface=i2c(bus=table.bus(1), address=0x3C))
+    stock.display(frame_with("stock"))
+    stock.cleanup()  # what luma does at interpreter exit
+    assert not stock_panel.display_on
+
+    ours_panel = table.add_panel(2, 0x3C)
+    ours = open_display("seat1", bus=2, backend="sim", simulation=table)
+    ours.show(frame_with("still here"))
+    ours.close()
+    assert ours_panel.display_on
+    assert same_pixels(ours_panel.image(), frame_with("still here"))
+
+
+def test_png_and_colour_frames(table: SimulatedI2C) -> None:
+    display = open_display("seat1", backend="sim", simulation=SimulatedI2C())
+    colour = Image.new("RGB", (128, 64), (0, 0, 0))
+    ImageDraw.Draw(colour).rectangle((10, 10, 60, 30), fill=(255, 200, 0))
+    assert display.show(colour)
+    decoded = Image.open(io.BytesIO(display.png()))
+    assert decoded.size == (128, 64)
+    assert decoded.convert("1").getpixel((20, 20)) and not decoded.convert("1").getpixel((100, 50))
+
+
+def test_bad_configuration_and_frames_are_refused_with_clear_messages() -> None:
+    with pytest.raises(DriverConfigError, match="'ssd1306' and 'sh1106'"):
+        Display("x", kind="st7735", backend="sim")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="use 0x3C or 0x3D"):
+        Display("x", address=0x27, backend="sim")
+    with pytest.raises(DriverConfigError, match="channels 0-7"):
+        Display("x", mux_address=0x70, mux_channel=8, backend="sim")
+    with pytest.raises(DriverConfigError, match="not both"):
+        Display("x", mux_address=0x70, backend="sim")
+    with pytest.raises(DriverConfigError, match="'i2c' or 'spi'"):
+        Display("x", interface="uart", backend="sim")  # type: ignore[arg-type]
+    display = open_display("seat1", backend="sim", simulation=SimulatedI2C())
+    display.show(frame_with("kept"))
+    with pytest.raises(DriverConfigError, match="is 64x32 pixels"):
+        display.show(Image.new("1", (64, 32)))
+    assert same_pixels(display.frame(), frame_with("kept"))
