@@ -47,6 +47,7 @@ def create_app(table: Table, *, secret: bytes | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.closing = asyncio.Event()
+        app.state.loop = asyncio.get_running_loop()
         try:
             yield
         finally:
@@ -58,6 +59,7 @@ def create_app(table: Table, *, secret: bytes | None = None) -> FastAPI:
     app.state.table = table
     app.state.guard = Guard(lambda: table.pin, secret)
     app.state.closing = asyncio.Event()
+    app.state.loop = None
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(errors.Forbidden, _forbidden)
     app.add_exception_handler(errors.NotFound, _not_found)
@@ -66,3 +68,16 @@ def create_app(table: Table, *, secret: bytes | None = None) -> FastAPI:
     static = resources.files("web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     return app
+
+
+def close_live(app: FastAPI) -> None:
+    """End every open live stream now (from any thread); call it before stopping the server.
+
+    uvicorn waits for open responses before it runs the lifespan's shutdown, so without this an open page would
+    hold a graceful stop until uvicorn's ``timeout_graceful_shutdown`` cuts it off.
+    """
+    loop = app.state.loop
+    if loop is not None and not loop.is_closed():
+        loop.call_soon_threadsafe(app.state.closing.set)
+    else:
+        app.state.closing.set()

@@ -9,12 +9,16 @@ from __future__ import annotations
 import copy
 import io
 import random
+import socket
 import threading
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+import uvicorn
 from PIL import Image, ImageDraw, ImageFont
 
+from web.app import close_live, create_app
 from web.interface import SimulatedHardware
 from web.live import Hub
 
@@ -414,3 +418,41 @@ class StandInTable:
         for seat in self._screens_all():
             self._versions[seat] = self._versions.get(seat, 0) + 1
         return {"uid": action["uid"], "card": action["card"]}
+
+
+class ServedApp:
+    """The web app served by uvicorn on a free loopback port in a thread (for browser tests and benchmarks)."""
+
+    def __init__(self, table: StandInTable, startup_seconds: float = 10.0) -> None:
+        """Serve the app around ``table``; use as a context manager (or call ``start``/``stop``)."""
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = int(probe.getsockname()[1])
+        self.table = table
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._startup = startup_seconds
+        self.server = uvicorn.Server(uvicorn.Config(create_app(table), host="127.0.0.1", port=self.port,
+                                                    log_level="warning", timeout_graceful_shutdown=2))
+        self._thread = threading.Thread(target=self.server.run, name="touchline-web", daemon=True)
+
+    def start(self) -> ServedApp:
+        """Start serving; return once the server accepts connections."""
+        self._thread.start()
+        deadline = time.monotonic() + self._startup
+        while not self.server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError(f"the web app did not start on {self.url}")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        """End the live streams, ask the server to stop and wait for it."""
+        close_live(self.server.config.app)
+        self.server.should_exit = True
+        self._thread.join(timeout=10)
+
+    def __enter__(self) -> ServedApp:
+        return self.start()
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()

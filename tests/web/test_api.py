@@ -1,0 +1,50 @@
+"""The read-only JSON API: state, deck search, session status, and the OpenAPI schema documenting it all."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from web.testing import StandInTable
+
+
+def test_state_before_a_game_says_no_game(client: TestClient) -> None:
+    state = client.get("/api/state").json()
+    assert state["game"] is None
+    assert state["log"] == []
+
+
+def test_state_shows_the_running_game(client: TestClient, game: dict[str, str]) -> None:
+    view = client.get("/api/state").json()["game"]
+    assert [c["name"] for c in view["clubs"]] == ["Middleham Local Club", "Riverside Town"]
+    teams = {row["team"] for row in view["league"]}
+    assert {"Middleham Local Club", "Riverside Town", "Downtown United"} <= teams
+
+
+def test_deck_search_matches_words_of_the_name_or_id(client: TestClient, table: StandInTable) -> None:
+    assert [c["id"] for c in client.get("/api/deck", params={"q": "down"}).json()] == ["opp_downtown"]
+    directors = client.get("/api/deck", params={"kind": "director"}).json()
+    assert directors and all(c["kind"] == "director" for c in directors)
+    assert len(client.get("/api/deck").json()) == len(table.deck())
+
+
+def test_deck_kind_must_be_a_word(client: TestClient) -> None:
+    response = client.get("/api/deck", params={"kind": "<script>"})
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["field"] == "kind"
+
+
+def test_session_reports_locked_then_unlocked(client: TestClient) -> None:
+    assert client.get("/api/session").json() == {"unlocked": False, "csrf": None, "simulation": True}
+    token = client.post("/api/session", json={"pin": "2468"}).json()["csrf"]
+    assert client.get("/api/session").json() == {"unlocked": True, "csrf": token, "simulation": True}
+
+
+def test_openapi_documents_every_action_and_its_body(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    paths = schema["paths"]
+    for path in ("/api/state", "/api/deck", "/api/live", "/api/session", "/api/actions/new-game",
+                 "/api/actions/lineup", "/api/actions/correction", "/api/actions/undo", "/api/actions/enrol",
+                 "/api/sim/place", "/api/sim/press", "/api/sim/hold", "/api/sim/lift"):
+        assert path in paths, path
+    lineup = schema["components"]["schemas"]["Placement"]["properties"]
+    assert set(lineup) == {"zone", "jersey", "card", "style"}

@@ -1,0 +1,147 @@
+"""The PIN: without its session, CSRF token and our own Origin, no request changes anything."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from web import errors
+from web.security import COOKIE, LOCKOUT_SECONDS, MAX_FAILURES, Guard
+from web.testing import StandInTable
+
+from .conftest import TWO_CLUBS
+
+LINEUP = {"seat": 1, "placements": [
+    {"zone": z, "jersey": n, "card": None, "style": "attack"}
+    for z, n in [("def_left", 2), ("def_centre", 3), ("def_centre", 4), ("def_right", 5), ("mid_left", 6),
+                 ("mid_centre", 7), ("mid_centre", 8), ("mid_right", 9), ("fwd_centre", 10), ("fwd_centre", 11)]]}
+
+CHANGES: list[tuple[str, dict[str, Any]]] = [
+    ("/api/session/logout", {}),
+    ("/api/actions/new-game", TWO_CLUBS),
+    ("/api/actions/lineup", LINEUP),
+    ("/api/actions/correction", {"seat": 1, "field": "resources.budget", "value": 9, "reason": "forgot a Sponsor"}),
+    ("/api/actions/undo", {}),
+    ("/api/actions/enrol/start", {}),
+    ("/api/actions/enrol", {"uid": "04-A3-1F-10", "card": "pl_gonzalez"}),
+    ("/api/actions/enrol/cancel", {}),
+    ("/api/sim/place", {"pad": "seat1", "card": "bm_tv_rights"}),
+    ("/api/sim/lift", {"pad": "seat1"}),
+    ("/api/sim/press", {"button": "seat1"}),
+    ("/api/sim/hold", {"button": "seat1"}),
+]
+
+
+def frozen(table: StandInTable) -> tuple[Any, ...]:
+    """Everything a refused request must leave as it was."""
+    return table.snapshot(), list(table.actions), dict(table.enrolled), dict(table.sim.on_pad)
+
+
+@pytest.mark.parametrize(("path", "body"), CHANGES)
+def test_without_the_pin_every_change_is_refused_and_nothing_changes(
+        client: TestClient, table: StandInTable, path: str, body: dict[str, Any]) -> None:
+    before = frozen(table)
+    response = client.post(path, json=body)
+    assert response.status_code == 403
+    assert response.json()["detail"] == errors.PIN_REQUIRED
+    assert frozen(table) == before
+
+
+@pytest.mark.parametrize(("path", "body"), CHANGES)
+def test_without_the_csrf_token_every_change_is_refused(
+        client: TestClient, table: StandInTable, game: dict[str, str], path: str, body: dict[str, Any]) -> None:
+    before = frozen(table)
+    for headers in ({}, {"x-csrf-token": "forged"}):
+        response = client.post(path, json=body, headers=headers)
+        assert response.status_code == 403
+        assert response.json()["detail"] == errors.CSRF_FAILED
+    assert frozen(table) == before
+
+
+@pytest.mark.parametrize(("path", "body"), CHANGES)
+def test_a_request_from_another_site_is_refused_even_with_the_session(
+        client: TestClient, table: StandInTable, game: dict[str, str], path: str, body: dict[str, Any]) -> None:
+    before = frozen(table)
+    for origin in ({"origin": "http://evil.example"}, {"origin": "null"}, {"referer": "http://evil.example/x"}):
+        response = client.post(path, json=body, headers={**game, **origin})
+        assert response.status_code == 403
+        assert response.json()["detail"] == errors.ORIGIN_FAILED
+    assert frozen(table) == before
+
+
+def test_the_tables_own_origin_is_accepted(client: TestClient, game: dict[str, str]) -> None:
+    response = client.post("/api/actions/undo", headers={**game, "origin": "http://table.local"})
+    assert response.status_code == 200
+
+
+def test_a_tampered_cookie_is_no_session(client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+    sid, _, signature = client.cookies[COOKIE].partition(".")
+    client.cookies.set(COOKIE, f"{sid}x.{signature}", domain="table.local")
+    before = frozen(table)
+    response = client.post("/api/actions/undo", headers=game)
+    assert response.status_code == 403
+    assert frozen(table) == before
+
+
+def test_the_csrf_token_belongs_to_its_session(app: Any, table: StandInTable) -> None:
+    with TestClient(app, base_url="http://table.local") as alice, TestClient(app, base_url="http://table.local") as bob:
+        alice_token = alice.post("/api/session", json={"pin": table.pin}).json()["csrf"]
+        bob.post("/api/session", json={"pin": table.pin})
+        response = bob.post("/api/actions/new-game", json=TWO_CLUBS, headers={"x-csrf-token": alice_token})
+        assert response.status_code == 403
+        assert table.game is None
+
+
+def test_a_form_post_carries_its_token_in_a_field(client: TestClient, table: StandInTable,
+                                                  game: dict[str, str]) -> None:
+    response = client.post("/api/actions/undo", data={"csrf_token": game["x-csrf-token"]})
+    assert response.status_code == 200
+    assert table.game is None  # the new game was undone
+
+
+def test_the_session_cookie_is_httponly_and_same_site_strict(client: TestClient) -> None:
+    response = client.post("/api/session", json={"pin": "2468"})
+    cookie = response.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=strict" in cookie and "path=/" in cookie
+
+
+def test_a_wrong_pin_gets_no_cookie(client: TestClient) -> None:
+    response = client.post("/api/session", json={"pin": "1111"})
+    assert response.status_code == 403
+    assert response.json()["detail"] == errors.WRONG_PIN
+    assert COOKIE not in client.cookies
+
+
+def test_login_from_another_site_is_refused(client: TestClient) -> None:
+    response = client.post("/api/session", json={"pin": "2468"}, headers={"origin": "http://evil.example"})
+    assert response.status_code == 403
+    assert COOKIE not in client.cookies
+
+
+def test_after_logout_changes_are_refused_again(client: TestClient, table: StandInTable, csrf: dict[str, str]) -> None:
+    assert client.post("/api/session/logout", headers=csrf).status_code == 200
+    assert client.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf).status_code == 403
+    assert table.game is None
+
+
+def test_too_many_wrong_pins_lock_out_even_the_right_one_for_a_while() -> None:
+    now = [1000.0]
+    guard = Guard(lambda: "2468", clock=lambda: now[0])
+    for _ in range(MAX_FAILURES - 1):
+        with pytest.raises(errors.Forbidden, match="not the table's PIN"):
+            guard.login("0000")
+    with pytest.raises(errors.Forbidden) as last:
+        guard.login("0000")
+    assert str(last.value) == errors.TOO_MANY_TRIES
+    with pytest.raises(errors.Forbidden):
+        guard.login("2468")
+    now[0] += LOCKOUT_SECONDS + 1
+    assert guard.login("2468")
+
+
+def test_too_many_wrong_pins_over_http(client: TestClient) -> None:
+    answers = [client.post("/api/session", json={"pin": "9999"}).json()["detail"] for _ in range(MAX_FAILURES)]
+    assert answers[-1] == errors.TOO_MANY_TRIES
+    assert client.post("/api/session", json={"pin": "2468"}).status_code == 403
