@@ -571,6 +571,9 @@ def _board(document: dict[str, Any], refs: _Refs) -> Board:
             )
         )
         kind.done()
+    ids = [k.id for k in kinds]
+    if len(set(ids)) != len(ids):
+        top.wrong("infrastructure", "kinds with different ids", ids)
 
     sets = top.table("staff_sets")
     board_sets = tuple((colour, sets.ints(colour, 0, 30)) for colour in sets.data)
@@ -680,6 +683,32 @@ def _check(cards: dict[str, AnyCard], files: dict[str, str], board: Board, refs:
                 )
             )
     votes = {v for c in cards.values() if isinstance(c, Director) for v in c.votes}
+    shown = {d.colour for c in cards.values() if isinstance(c, BoardMeeting) for d in c.decisions}
+    for card in cards.values():
+        if isinstance(card, Director) and shown and not set(card.votes) <= shown:
+            raise DataError(
+                FIELD_PROBLEM.format(
+                    where=f"{files[card.id]}, card {card.id}",
+                    field="votes",
+                    problem=EXPECTED_GOT.format(
+                        expected="colours shown on Board meeting cards (" + ", ".join(sorted(shown)) + ")",
+                        got=_show(sorted(set(card.votes) - shown)),
+                    ),
+                )
+            )
+    teams_with_cards = {c.team for c in cards.values() if isinstance(c, Opponent)}
+    if len(teams_with_cards) < board.setup.opponents_per_club:
+        raise DataError(
+            FIELD_PROBLEM.format(
+                where=f"{BOARD_FILE}, setup",
+                field="opponents_per_club",
+                problem=EXPECTED_GOT.format(
+                    expected=f"at most {len(teams_with_cards)} (each club's Opponent cards need different emblems, "
+                    f"and only {len(teams_with_cards)} teams have cards)",
+                    got=board.setup.opponents_per_club,
+                ),
+            )
+        )
     for card in cards.values():
         if isinstance(card, BoardMeeting):
             for i, decision in enumerate(card.decisions):
