@@ -1,0 +1,132 @@
+"""Every error the engine raises, with the sentences players read as constants tests import.
+
+Each class also inherits the matching built-in (``ValueError`` for events the rules forbid, ``KeyError`` for
+unknown cards) so callers that only know Python's exceptions still catch them.  The state is never changed by an
+event that raises: the reducer builds a new state and only returns it when the whole event was legal.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = [
+    "EngineError",
+    "BadEvent",
+    "WrongStage",
+    "NotYourTurn",
+    "NotAllowed",
+    "NotEnoughResources",
+    "UnknownCard",
+    "UnknownSeat",
+    "DataError",
+]
+
+
+class EngineError(Exception):
+    """Base of every error the rules raise; ``str()`` is a sentence a player understands."""
+
+
+class BadEvent(EngineError, ValueError):
+    """The event is malformed: an unknown type, a missing or ill-typed field."""
+
+
+class WrongStage(EngineError, ValueError):
+    """The event belongs to another moment of the game (e.g. a lineup on a Tuesday)."""
+
+
+class NotYourTurn(EngineError, ValueError):
+    """A seat acted while another seat is to play."""
+
+
+class NotAllowed(EngineError, ValueError):
+    """The rules forbid this now (a limit, a card already used, a placement that breaks the pitch rules...)."""
+
+
+class NotEnoughResources(EngineError, ValueError):
+    """The club cannot pay what the action costs."""
+
+
+class UnknownCard(EngineError, KeyError):
+    """A card id that is not in the profile, or not where the event says it is."""
+
+    def __str__(self) -> str:  # KeyError would quote the message; players should read it plainly
+        return str(self.args[0]) if self.args else ""
+
+
+class UnknownSeat(EngineError, ValueError):
+    """A seat number that has no club."""
+
+
+try:  # the data layer's error, re-exported so callers need one errors module for the engine
+    from engine.loader import DataError  # noqa: F401
+except ImportError:  # pragma: no cover - only while the loader is being written
+
+    class DataError(EngineError, ValueError):  # type: ignore[no-redef]
+        """A data file is broken (placeholder until the loader defines it)."""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Message templates (str.format fields in braces).
+
+BAD_EVENT_TYPE: Final = 'There is no event "{type}". Known events: {known}.'
+MISSING_FIELD: Final = 'The "{type}" event needs the field "{field}" ({doc}).'
+BAD_FIELD: Final = 'The "{type}" event has a bad "{field}": {why}.'
+UNKNOWN_SEAT: Final = "There is no club at Seat {seat}."
+SEAT_TAKEN: Final = "Seat {seat} already has a club ({name})."
+TOO_MANY_CLUBS: Final = "The table already has {count} clubs; the game takes at most {max}."
+UNKNOWN_CARD: Final = 'There is no card "{card}" in the deck {profile}.'
+WRONG_KIND: Final = "{name} is a {kind} card, not a {wanted} card."
+CARD_TAKEN: Final = "{name} already belongs to Seat {seat}."
+CARD_NOT_OWNED: Final = "Seat {seat} does not have {name}."
+WRONG_STAGE: Final = "Seat {seat} cannot {what} now: it is {stage}, {expected}."
+NOT_YOUR_TURN: Final = "Seat {seat} cannot {what}: it is Seat {turn}'s turn ({day})."
+NOT_ENOUGH: Final = "Seat {seat} cannot {what}: it costs {cost} and the club has {have}."
+ALREADY_ACTED: Final = "Seat {seat} has already taken its action this {day}; only a free action (2 Operation) on a card or token is left, or pass."
+NO_FREE_ACTION: Final = "Seat {seat} has already taken its free action this {day}."
+FREE_ACTION_CARD_ONLY: Final = "A free action can only be a card's or token's action."
+CARD_EXHAUSTED: Final = "{name} is exhausted: its action can be used once per round."
+CARD_HAS_NO_ACTION: Final = "{name} has no action to use."
+CARD_UNAVAILABLE: Final = "{name} cannot be used while it is injured or suspended."
+SETUP_DIRECTORS: Final = "Seat {seat} must keep exactly {count} different Director cards."
+SETUP_ALREADY: Final = "Seat {seat} has already {what}."
+SETUP_SAME_JERSEY: Final = (
+    "{veteran} and {youngster} both wear number {jersey}: discard the Youngster and draw another one."
+)
+SETUP_OPPONENT_COUNT: Final = "Seat {seat} was dealt {count} Opponent cards but the other clubs have {others}: every club plays the same number of weeks."
+SETUP_OPPONENT_EMBLEM: Final = "Seat {seat}'s Opponent cards must all have different emblems; {team} appears twice."
+SETUP_INCOMPLETE: Final = "The game cannot start yet: {missing}."
+NOT_WAITING_ROLL: Final = "No roll is expected from {who} now."
+ROLL_RANGE: Final = "A {die} shows 1 to {faces}, not {value}."
+NO_FANBASE_REROLL: Final = "Seat {seat} has no Fanbase left to pay for a reroll."
+ALREADY_BOARD_CARD: Final = "Seat {seat} already has a Board meeting card this week ({name})."
+YOUNGSTER_DECK_EMPTY: Final = "The Youngster deck is empty: no Youngster can be hired."
+SELL_UNTRAINED: Final = "{name} is not trained: only trained footballers can be sold."
+SPONSOR_FULL: Final = "Seat {seat} already has {count} {contract} sponsor(s), the most allowed."
+INFRA_LIMIT: Final = "Seat {seat} already has {count} {name}; a club may build {copies}."
+UNKNOWN_INFRA: Final = 'There is no Stadium Infrastructure "{kind}". Known: {known}.'
+OFFICE_TOP: Final = "Seat {seat}'s Office marker is already on the top space."
+POTENTIAL_FORBIDDEN: Final = "The {stat} Stat cannot be raised by increasing the Club potential."
+POTENTIAL_TOP: Final = "Seat {seat}'s {stat} Stat is already at the top ({level})."
+LINEUP_COUNT: Final = "A lineup needs exactly {need} jersey markers on the pitch, not {count}."
+LINEUP_ZONE: Final = '"{zone}" is not a zone of the pitch. Zones: {known}.'
+LINEUP_ZONE_FULL: Final = "{zone} holds at most {cap} jersey markers; the lineup puts {count} there."
+LINEUP_SECTION_FULL: Final = "At most {cap} jersey markers may stand in the {section} section; the lineup puts {count} there."
+LINEUP_JERSEY_TWICE: Final = "Jersey number {jersey} is used twice: two footballers with the same number cannot play in one match."
+LINEUP_CARD_SECTION: Final = "{name} cannot play in {zone}: the card plays in {sections}."
+LINEUP_CARD_TWICE: Final = "{name} is placed twice."
+LINEUP_CARD_JERSEY: Final = "{name} wears number {jersey}, not {given}."
+LINEUP_UNAVAILABLE: Final = "{name} is injured or suspended and cannot play."
+LINEUP_BAD_STYLE: Final = 'A jersey marker shows "attack" or "defence", not "{style}".'
+LINEUP_JERSEY_UNKNOWN: Final = "There is no jersey marker number {jersey}; numbered markers are {known} (use no number for a blank one)."
+LINEUP_BLANKS: Final = "The club has only {have} blank jersey markers; the lineup uses {count}."
+STANDS_LIMIT: Final = "Seat {seat} has {stands} Stands; it cannot put {count} Fanbase on them."
+ALREADY_LINED_UP: Final = "Seat {seat} has already set its lineup this Matchday."
+NO_LINEUP: Final = "Seat {seat} must set its lineup first."
+ALREADY_PLAYED: Final = "Seat {seat} has already played its match this week."
+TACTIC_ONE: Final = "Seat {seat} has already played a Tactic card this match."
+SUSPENSION_CHOICE: Final = "Seat {seat} must name {count} Staff or Player card(s) for the Suspension tokens, one for each missing €."
+OBJECTIVE_PERFECT: Final = "An Objective fulfilled perfectly is also fulfilled."
+ADJUST_UNKNOWN: Final = 'Cannot adjust "{what}". Adjustable: {known}.'
+ADJUST_BELOW: Final = "Seat {seat} cannot go below {low} {what} (it has {have})."
+GAME_OVER: Final = "The game is over; nothing more can happen."
+NEED_TARGET: Final = "{name}'s effect needs a chosen {what}: name it in the event's \"targets\"."

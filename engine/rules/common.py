@@ -1,0 +1,203 @@
+"""Small pieces every rule module uses: the per-event context, club updates, paying, Stat moves, announcements."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, Mapping
+
+from engine import errors as E
+from engine.cards import STATS, PlayerCard, PlayerSide, Profile
+from engine.state import RES_INDEX, STAGE_NAMES, Club, Held, Quad, State
+
+Announcement = dict[str, Any]
+
+
+class Tx:
+    """One event being applied: the profile, the state as it evolves, and the announcements so far."""
+
+    __slots__ = ("profile", "state", "anns", "event")
+
+    def __init__(self, profile: Profile, state: State, event: Mapping[str, Any]) -> None:
+        self.profile = profile
+        self.state = state
+        self.anns: list[Announcement] = []
+        self.event = event
+
+    def say(self, kind: str, seat: int | None, text: str, **fields: Any) -> None:
+        """Add an announcement (structured fields plus one plain sentence)."""
+        self.anns.append({"kind": kind, "seat": seat, "text": text, **fields})
+
+    def club(self, seat: int) -> Club:
+        """The club at a seat (UnknownSeat when there is none)."""
+        club = self.state.club(seat)
+        if club is None:
+            raise E.UnknownSeat(E.UNKNOWN_SEAT.format(seat=seat))
+        return club
+
+    def put(self, club: Club) -> Club:
+        """Store a changed club in the state and return it."""
+        self.state = replace(self.state, clubs=tuple(club if c.seat == club.seat else c for c in self.state.clubs))
+        return club
+
+    def update(self, seat: int, fn: Callable[[Club], Club]) -> Club:
+        """Apply a function to a club and store the result."""
+        return self.put(fn(self.club(seat)))
+
+    def card(self, card_id: Any, *kinds: str) -> Any:
+        """A card of the profile, checked to be of one of the kinds."""
+        if not isinstance(card_id, str):
+            raise E.BadEvent(E.BAD_FIELD.format(type=self.event.get("type"), field="card", why="a card id is a text"))
+        card = self.profile.cards.get(card_id)
+        if card is None:
+            raise E.UnknownCard(E.UNKNOWN_CARD.format(card=card_id, profile=self.profile.name))
+        if kinds and card.kind not in kinds:
+            raise E.NotAllowed(E.WRONG_KIND.format(name=card.name, kind=_kind_word(card.kind), wanted=" or ".join(_kind_word(k) for k in kinds)))
+        return card
+
+    def name(self, card_id: str) -> str:
+        """A card's printed name (its id when unknown)."""
+        card = self.profile.cards.get(card_id)
+        return card.name if card is not None else card_id
+
+
+def _kind_word(kind: str) -> str:
+    return kind.replace("_", " ").capitalize()
+
+
+def stage_name(state: State) -> str:
+    """The current stage in words, e.g. "Tuesday"."""
+    return STAGE_NAMES.get(state.stage, state.stage)
+
+
+def field(ev: Mapping[str, Any], name: str, kind: type | tuple[type, ...], doc: str, *, default: Any = ...) -> Any:
+    """A required (or defaulted) field of an event, type-checked (bools are not ints)."""
+    if name not in ev or ev[name] is None:
+        if default is not ...:
+            return default
+        raise E.BadEvent(E.MISSING_FIELD.format(type=ev.get("type"), field=name, doc=doc))
+    value = ev[name]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool) and bool not in kinds:
+        raise E.BadEvent(E.BAD_FIELD.format(type=ev.get("type"), field=name, why=doc))
+    if not isinstance(value, kinds):
+        raise E.BadEvent(E.BAD_FIELD.format(type=ev.get("type"), field=name, why=doc))
+    return value
+
+
+def seat_of(ev: Mapping[str, Any]) -> int:
+    """The event's seat number."""
+    return field(ev, "seat", int, "the seat number, 1 to 4")
+
+
+def with_res(club: Club, resource: str, delta: int) -> Club:
+    """Add (or remove, never below 0) markers of one resource."""
+    i = RES_INDEX[resource]
+    res = list(club.res)
+    res[i] = max(0, res[i] + delta)
+    return replace(club, res=(res[0], res[1], res[2], res[3]))
+
+
+def quad_add(a: Quad, b: Quad, sign: int = 1) -> Quad:
+    """Element-wise a + sign*b."""
+    return (a[0] + sign * b[0], a[1] + sign * b[1], a[2] + sign * b[2], a[3] + sign * b[3])
+
+
+def quad_of(cost: Mapping[str, int]) -> Quad:
+    """A {resource: amount} mapping as a 4-tuple."""
+    out = [0, 0, 0, 0]
+    for name, amount in cost.items():
+        out[RES_INDEX[name]] += amount
+    return (out[0], out[1], out[2], out[3])
+
+
+def describe_quad(q: Quad) -> str:
+    """Resources in words, e.g. "3 Budget and 1 Fitness" ("nothing" when empty)."""
+    parts = [f"{n} {STATS[i].capitalize()}" for i, n in enumerate(q) if n]
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def pay(club: Club, cost: Quad, what: str) -> Club:
+    """Pay a cost from the club's supply, or raise NotEnoughResources naming what is missing."""
+    if any(c > h for c, h in zip(cost, club.res)):
+        raise E.NotEnoughResources(
+            E.NOT_ENOUGH.format(seat=club.seat, what=what, cost=describe_quad(cost), have=describe_quad(club.res))
+        )
+    return replace(club, res=quad_add(club.res, cost, -1))
+
+
+def move_stat(tx: Tx, club: Club, stat: str, steps: int) -> Club:
+    """Move a Stat marker; past the top gains the resource, below 1 loses it (or 1 €, or nothing)."""
+    board = tx.profile.board
+    i = RES_INDEX[stat]
+    level = club.stats[i]
+    target = level + steps
+    new_level = min(max(target, 1), board.stat_max)
+    stats = list(club.stats)
+    stats[i] = new_level
+    club = replace(club, stats=(stats[0], stats[1], stats[2], stats[3]))
+    over = target - board.stat_max if target > board.stat_max else 0
+    under = 1 - target if target < 1 else 0
+    if over:
+        club = with_res(club, stat, over)
+    for _ in range(under):
+        if club.res[i] > 0:
+            club = with_res(club, stat, -1)
+        elif club.res[0] > 0:
+            club = with_res(club, "budget", -1)
+    text = f"Seat {club.seat}'s {stat.capitalize()} Stat moves from {level} to {new_level}"
+    if over:
+        text += f" and the club gains {over} {stat.capitalize()} for the steps past the top"
+    if under:
+        text += f" and the club loses {under} {stat.capitalize()} (or €) for the steps below 1"
+    tx.say("stat", club.seat, text + ".", stat=stat, before=level, after=new_level, over=over, under=under)
+    return club
+
+
+def side_of(profile: Profile, held: Held) -> PlayerSide:
+    """The face-up side of a footballer card a club holds."""
+    card: PlayerCard = profile.cards[held.id]  # type: ignore[assignment]
+    return card.side(held.trained)
+
+
+def replace_held(club: Club, held: Held) -> Club:
+    """Store a changed footballer or Staff card on the club."""
+    if any(h.id == held.id for h in club.players):
+        return replace(club, players=tuple(held if h.id == held.id else h for h in club.players))
+    return replace(club, staff=tuple(held if h.id == held.id else h for h in club.staff))
+
+
+def owner_of(state: State, card_id: str) -> Club | None:
+    """The club holding a card anywhere on its boards (footballer, Staff, Director, Sponsor, Objective...)."""
+    for c in state.clubs:
+        if (
+            c.held(card_id) is not None
+            or card_id in c.directors
+            or card_id in c.opponents
+            or card_id in c.tactics
+            or card_id in c.adboards
+            or card_id == c.shirt
+            or card_id == c.objective
+            or card_id == c.board_card
+        ):
+            return c
+    return None
+
+
+def turn_order(state: State) -> list[int]:
+    """Seats in playing order this week, from the First player clockwise (rising seat numbers)."""
+    seats = sorted(c.seat for c in state.clubs)
+    if state.first_seat in seats:
+        k = seats.index(state.first_seat)
+        seats = seats[k:] + seats[:k]
+    return seats
+
+
+def set_mod(club: Club, name: str, delta: int) -> Club:
+    """Add to a running modifier (removed when it reaches 0)."""
+    value = club.mod(name) + delta
+    mods = tuple(m for m in club.mods if m[0] != name)
+    if value:
+        mods = mods + ((name, value),)
+    return replace(club, mods=mods)

@@ -1,0 +1,129 @@
+"""Dice arrive as events.  A club that could pay for a reroll (1 Fanbase, or a free reroll from a card) is asked to
+keep or reroll before the result takes effect; Opponent dice are never rerolled."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine import errors as E
+from engine.rules import flow
+from engine.rules.common import Tx, field, set_mod, with_res
+from engine.state import Club, Pending
+
+
+def faces(tx: Tx, die: str) -> int:
+    """Number of faces of a die ("d6", "d10", or an Opponent die from the board)."""
+    if die.startswith("d") and die[1:].isdigit():
+        return int(die[1:])
+    return len(dict(tx.profile.board.opponent_dice).get(die, (0,) * 6))
+
+
+def _can_reroll(club: Club) -> bool:
+    return club.res[1] > 0 or club.mod("free_rerolls:round") > 0 or club.mod("free_rerolls:permanent") > 0
+
+
+def _value(tx: Tx, die: str) -> int:
+    value = field(tx.event, "value", int, "the number the die shows")
+    top = faces(tx, die)
+    if not 1 <= value <= top:
+        raise E.NotAllowed(E.ROLL_RANGE.format(die=die, faces=top, value=value))
+    return value
+
+
+def _hold_or_resolve(tx: Tx, pending: Pending, value: int) -> None:
+    seat = pending.seat
+    rest = tuple(p for p in tx.state.pending if p is not pending)
+    if seat is not None and pending.rerollable and _can_reroll(tx.club(seat)):
+        held = replace(pending, need="keep_or_reroll", value=value)
+        index = tx.state.pending.index(pending)
+        tx.state = replace(tx.state, pending=rest[:index] + (held,) + rest[index:])
+        tx.say("roll", seat, f"Seat {seat} rolled {value} on the {pending.die}: keep it, or spend 1 Fanbase to reroll.", die=pending.die, value=value, purpose=pending.purpose, held=True)
+        return
+    tx.state = replace(tx.state, pending=rest)
+    who = f"Seat {seat}" if seat is not None else "The table"
+    tx.say("roll", seat, f"{who} rolled {value} on the {pending.die}.", die=pending.die, value=value, purpose=pending.purpose, held=False, team=pending.team or None)
+    _resolve(tx, pending, value)
+    flow.advance(tx)
+
+
+def _resolve(tx: Tx, p: Pending, value: int) -> None:
+    from engine.rules import actions, match
+    from engine.rules.effects import resolve_effect_roll
+
+    seat = p.seat
+    if p.purpose == "opponent_die":
+        flow.opponent_die(tx, p.team, value)
+        return
+    assert seat is not None
+    if p.purpose == "board_meeting":
+        flow.board_meeting_roll(tx, seat, value)
+    elif p.purpose == "potential":
+        actions.potential_roll(tx, seat, p.ref, value)
+    elif p.purpose == "match_consequence":
+        match.consequence_roll(tx, seat, value)
+    elif p.purpose in ("injury", "suspension"):
+        match.injury_roll(tx, seat, value, p.count or 1, suspension=p.purpose == "suspension")
+    elif p.purpose == "effect":
+        resolve_effect_roll(tx, seat, p.ref, value)
+
+
+def on_roll(tx: Tx) -> None:
+    """A die was rolled for what the engine awaits (the seat's roll, or an Opponent die named by its team)."""
+    ev = tx.event
+    seat = ev.get("seat")
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+        raise E.BadEvent(E.BAD_FIELD.format(type="roll", field="seat", why="a seat number, or null for an Opponent die"))
+    team = ev.get("team")
+    waiting = [p for p in tx.state.pending if p.need == "roll" and p.seat == seat and (team is None or p.team == team)]
+    if seat is not None:
+        tx.club(seat)
+    if not waiting:
+        held = any(p.need == "keep_or_reroll" and p.seat == seat for p in tx.state.pending)
+        who = f"Seat {seat}" if seat is not None else "the Opponent dice" + (f" of {team}" if team else "")
+        if held:
+            raise E.NotAllowed(f"Seat {seat} must first keep its roll or pay 1 Fanbase to reroll it.")
+        raise E.NotAllowed(E.NOT_WAITING_ROLL.format(who=who))
+    pending = waiting[0]
+    _hold_or_resolve(tx, pending, _value(tx, pending.die))
+
+
+def _held(tx: Tx) -> tuple[int, Pending]:
+    seat = field(tx.event, "seat", int, "the seat number")
+    tx.club(seat)
+    pending = next((p for p in tx.state.pending if p.need == "keep_or_reroll" and p.seat == seat), None)
+    if pending is None:
+        raise E.NotAllowed(E.NOT_WAITING_ROLL.format(who=f"Seat {seat}").replace("roll", "choice to keep or reroll"))
+    return seat, pending
+
+
+def on_reroll(tx: Tx) -> None:
+    """Reroll the held result: a free reroll from a card if the club has one, else 1 Fanbase."""
+    seat, pending = _held(tx)
+    value = _value(tx, pending.die)
+    club = tx.club(seat)
+    if club.mod("free_rerolls:round") > 0:
+        club, paid = set_mod(club, "free_rerolls:round", -1), "a free reroll"
+    elif club.mod("free_rerolls:permanent") > 0:
+        club, paid = set_mod(club, "free_rerolls:permanent", -1), "a free reroll"
+    elif club.res[1] > 0:
+        club, paid = with_res(club, "fanbase", -1), "1 Fanbase"
+    else:
+        raise E.NotEnoughResources(E.NO_FANBASE_REROLL.format(seat=seat))
+    tx.put(club)
+    tx.say("reroll", seat, f"Seat {seat} spends {paid} to reroll the {pending.die} ({pending.value} before).", before=pending.value, value=value)
+    _reroll(tx, pending, value)
+
+
+def _reroll(tx: Tx, pending: Pending, value: int) -> None:
+    as_roll = replace(pending, need="roll", value=0)
+    tx.state = replace(tx.state, pending=tuple(as_roll if p is pending else p for p in tx.state.pending))
+    _hold_or_resolve(tx, as_roll, value)
+
+
+def on_keep(tx: Tx) -> None:
+    """Keep the held result: it takes effect now."""
+    seat, pending = _held(tx)
+    tx.state = replace(tx.state, pending=tuple(p for p in tx.state.pending if p is not pending))
+    tx.say("keep", seat, f"Seat {seat} keeps the {pending.value}.", value=pending.value, purpose=pending.purpose)
+    _resolve(tx, pending, pending.value)
+    flow.advance(tx)

@@ -1,0 +1,403 @@
+"""Card effects from data, applied generically by op (`engine.cards.EFFECT_OPS`).
+
+An effect the engine cannot settle alone (a ``text`` effect, a condition in words, a choice the event did not
+name) becomes an announcement asking the table to resolve it; the table records what it did with an ``adjust``
+event.  Effects that need a die (``injure`` with ``roll_d10``, a ``roll`` condition) add a pending roll.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.cards import Ability, Condition, Effect
+from engine.rules.common import Tx, move_stat, replace_held, set_mod, side_of, with_res
+from engine.state import Club, Held, Pending
+
+
+@dataclass(slots=True)
+class Ctx:
+    """Where an effect comes from and what the event chose for it."""
+
+    seat: int
+    source: str = ""  # card id carrying the effect ("" for board tables)
+    label: str = ""  # words for the source, e.g. a card name or "Match consequence"
+    targets: list[str] | None = None  # chosen cards, consumed in order
+    roll: int | None = None  # a die result given with the event (for ``roll`` conditions)
+    discount: int = 0  # € off the next ``hire`` in the same list
+
+    def take_target(self) -> str | None:
+        """The next chosen card, if the event named one."""
+        if self.targets:
+            return self.targets.pop(0)
+        return None
+
+
+def ask_table(tx: Tx, ctx: Ctx, text: str, **fields: Any) -> None:
+    """Announce something the table must resolve by hand (and record with an ``adjust`` event)."""
+    who = f"{ctx.label}: " if ctx.label else ""
+    tx.say("table_resolves", ctx.seat, f"Please resolve by hand — {who}{text}", source=ctx.source, **fields)
+
+
+def _per_count(tx: Tx, club: Club, per: str) -> int:
+    if per == "fanbase_on_stands":
+        return club.stands
+    if per == "goals_scored":
+        return club.goals
+    if per == "goals_conceded":
+        return club.conceded
+    if per == "trained_players":
+        return sum(1 for h in club.players if h.trained)
+    if per == "youngsters":
+        return sum(1 for h in club.players if tx.profile.cards[h.id].kind == "youngster")
+    if per == "infrastructure":
+        return len(club.infrastructure)
+    return 0
+
+
+def condition_holds(tx: Tx, club: Club, cond: Condition, ctx: Ctx) -> bool | None:
+    """Whether a condition holds for the club now; None when the table must say."""
+    t, a = cond.test, cond.params
+    if t == "result":
+        return club.result == a["is"]
+    if t == "roll":
+        if ctx.roll is None:
+            return None
+        low, high = a.get("at_least", 1), a.get("at_most", 10)
+        return low <= ctx.roll <= high
+    if t == "scored":
+        return club.goals >= a["at_least"]
+    if t == "conceded":
+        return club.conceded <= a["at_most"]
+    if t == "played":
+        return club.lineup is not None and any(p.card == ctx.source for p in club.lineup)
+    if t == "fanbase_on_stands":
+        return club.stands >= a["at_least"]
+    if t == "staff":
+        n = sum(1 for h in club.staff if getattr(tx.profile.cards[h.id], "profession", "") == a["profession"])
+        return n >= a["at_least"]
+    if t == "staff_set":
+        n = sum(1 for h in club.staff if getattr(tx.profile.cards[h.id], "set", "") == a["set"])
+        return n >= a["at_least"]
+    if t == "stat":
+        from engine.state import RES_INDEX
+
+        return club.stats[RES_INDEX[a["stat"]]] >= a["at_least"]
+    if t == "sponsors":
+        counts = {"megaphone": len(club.megaphones), "adboard": len(club.adboards), "shirt": int(club.shirt is not None)}
+        n = sum(counts.values()) if a["contract"] == "any" else counts[a["contract"]]
+        return n >= a["at_least"]
+    if t == "league_position":
+        from engine.views import league_positions
+
+        return league_positions(tx.state).get(f"seat:{club.seat}", 99) <= a["at_most"]
+    if t == "infrastructure":
+        kind = a.get("kind")
+        n = sum(1 for k in club.infrastructure if kind is None or k == kind)
+        return n >= a["at_least"]
+    if t == "office":
+        return club.office >= a["at_least"]
+    if t == "budget":
+        return club.res[0] >= a["at_least"]
+    if t == "trained_players":
+        return sum(1 for h in club.players if h.trained) >= a["at_least"]
+    if t == "players":
+        return len(club.players) >= a["at_least"]
+    if t == "vp_tokens":
+        return club.vp_tokens + sum(h.vp for h in club.players) >= a["at_least"]
+    if t == "has_card":
+        from engine.rules.common import owner_of
+
+        owner = owner_of(tx.state, a["card"])
+        return owner is not None and owner.seat == club.seat
+    return None
+
+
+def conditions_hold(tx: Tx, club: Club, conds: tuple[Condition, ...], ctx: Ctx) -> bool | None:
+    """All conditions hold (True), one fails (False), or the table must decide (None)."""
+    unknown = False
+    for cond in conds:
+        ok = condition_holds(tx, club, cond, ctx)
+        if ok is False:
+            return False
+        if ok is None:
+            unknown = True
+    return None if unknown else True
+
+
+def _footballer(tx: Tx, club: Club, ctx: Ctx, target: str, jersey: Any, what: str) -> Held | None | str:
+    """The footballer an effect hits; "roll" when a d10 must decide; None when the table must choose."""
+    if target == "roll_d10":
+        return "roll"
+    if target == "this_card":
+        return club.held(ctx.source)
+    if target == "jersey":
+        return hit_jersey(tx, club, int(jersey or 0))
+    chosen = ctx.take_target()
+    if chosen is None:
+        return None
+    held = club.held(chosen)
+    return held
+
+
+def hit_jersey(tx: Tx, club: Club, jersey: int) -> Held | None:
+    """The footballer card wearing a number (the one that played this week first), or None."""
+    wearing = [h for h in club.players if side_of(tx.profile, h).jersey == jersey]
+    if not wearing:
+        return None
+    if club.lineup is not None:
+        played = {p.card for p in club.lineup}
+        for h in wearing:
+            if h.id in played:
+                return h
+    return wearing[0]
+
+
+def injure(tx: Tx, club: Club, held: Held, weeks: int, label: str) -> Club:
+    """Put an Injury token on a footballer, unless the club has an injury prevention left."""
+    for key in ("prevent_injury:round", "prevent_injury:permanent"):
+        if club.mod(key) > 0:
+            tx.say("injury_prevented", club.seat, f"{tx.name(held.id)} escapes an injury ({label}).", card=held.id)
+            return set_mod(club, key, -1) if key.endswith("round") else club
+    tx.say("injury", club.seat, f"{tx.name(held.id)} is injured for {weeks} week(s) ({label}).", card=held.id, weeks=weeks)
+    return replace_held(club, replace(held, injury=max(held.injury, weeks)))
+
+
+def apply_abilities(tx: Tx, abilities: tuple[Ability, ...], timing: str, ctx: Ctx) -> None:
+    """Apply every costless ability of a timing; abilities with a cost are announced (the club may use them)."""
+    for ability in abilities:
+        if ability.timing != timing:
+            continue
+        if ability.cost:
+            continue
+        apply_effects(tx, ability.effects, ctx)
+
+
+def apply_effects(tx: Tx, effects: tuple[Effect, ...], ctx: Ctx) -> None:
+    """Apply a list of effects for the club at ctx.seat, in order."""
+    for effect in effects:
+        apply_effect(tx, effect, ctx)
+
+
+def apply_effect(tx: Tx, effect: Effect, ctx: Ctx) -> None:
+    """Apply one effect (see `engine.cards.EFFECT_OPS` for what each op means)."""
+    club = tx.club(ctx.seat)
+    if effect.when:
+        ok = conditions_hold(tx, club, effect.when, ctx)
+        if ok is False:
+            return
+        if ok is None:
+            roll = next((c for c in effect.when if c.test == "roll"), None)
+            if roll is not None and ctx.roll is None and all(c.test != "text" for c in effect.when):
+                _await_effect_roll(tx, ctx, str(roll.get("die", "d6")), effect)
+                return
+            words = "; ".join(str(c.get("text", c.test)) for c in effect.when)
+            ask_table(tx, ctx, f"if {words}: {describe_effect(effect)}", effect=effect.to_dict())
+            return
+    op, a = effect.op, effect.params
+    seat = ctx.seat
+    if op == "gain":
+        amount = int(a["amount"]) * (_per_count(tx, club, str(a["per"])) if "per" in a else 1)
+        tx.put(with_res(club, str(a["resource"]), amount))
+        tx.say("gain", seat, f"Seat {seat} gains {amount} {str(a['resource']).capitalize()}.", resource=a["resource"], amount=amount)
+    elif op == "lose":
+        amount = min(int(a["amount"]), club.res[_ri(str(a["resource"]))])
+        tx.put(with_res(club, str(a["resource"]), -amount))
+        tx.say("lose", seat, f"Seat {seat} loses {amount} {str(a['resource']).capitalize()}.", resource=a["resource"], amount=amount)
+    elif op == "stat":
+        tx.put(move_stat(tx, club, str(a["stat"]), int(a["steps"])))
+    elif op == "vp":
+        _vp(tx, club, ctx, int(a["amount"]), str(a.get("to", "club")))
+    elif op in ("injure", "suspend"):
+        _injure_or_suspend(tx, club, ctx, effect)
+    elif op == "heal":
+        held = _footballer(tx, club, ctx, str(a["target"]), None, "player")
+        if not isinstance(held, Held):
+            ask_table(tx, ctx, describe_effect(effect))
+            return
+        tx.put(replace_held(club, replace(held, injury=0)))
+        tx.say("heal", seat, f"{tx.name(held.id)} is no longer injured.", card=held.id)
+    elif op == "unsuspend":
+        held = _footballer(tx, club, ctx, str(a["target"]), None, "card")
+        if not isinstance(held, Held):
+            ask_table(tx, ctx, describe_effect(effect))
+            return
+        n = min(int(a.get("tokens", 1)), held.suspension)
+        tx.put(replace_held(club, replace(held, suspension=held.suspension - n)))
+        tx.say("unsuspend", seat, f"{n} Suspension token(s) leave {tx.name(held.id)}.", card=held.id, tokens=n)
+    elif op == "prevent_injury":
+        key = f"prevent_injury:{a.get('lasting', 'round')}"
+        tx.put(set_mod(club, key, int(a.get("count", 1))))
+        tx.say("prevent_injury", seat, f"Seat {seat} will ignore the next {a.get('count', 1)} injury(ies).")
+    elif op == "train":
+        held = _footballer(tx, club, ctx, "this_card" if a["target"] == "this_card" else "chosen", None, "player")
+        if not isinstance(held, Held):
+            ask_table(tx, ctx, describe_effect(effect))
+            return
+        if not held.trained:
+            tx.put(replace_held(club, replace(held, trained=True)))
+            tx.say("train", seat, f"{tx.name(held.id)} is trained: flip the card.", card=held.id)
+    elif op == "strength":
+        _strength(tx, club, ctx, effect)
+    elif op == "opponent_strength":
+        mod = (str(a.get("section", "all")), str(a.get("style", "any")), int(a["amount"]))
+        tx.put(replace(club, opp_mods=club.opp_mods + (mod,)))
+        tx.say("opponent_strength", seat, f"Seat {seat}'s opponent: {describe_effect(effect)}", amount=a["amount"])
+    elif op == "score":
+        goals = int(a.get("goals", 1))
+        if a["side"] == "us":
+            tx.put(replace(club, goals=club.goals + goals))
+        else:
+            tx.put(replace(club, conceded=club.conceded + goals))
+        whose = f"Seat {seat}" if a["side"] == "us" else f"Seat {seat}'s opponent"
+        tx.say("score", seat, f"{whose} scores {goals} goal(s) before the match.", side=a["side"], goals=goals)
+    elif op == "discount":
+        lasting = str(a["lasting"])
+        if lasting == "action":
+            ctx.discount += int(a["amount"])
+        else:
+            tx.put(set_mod(club, f"discount:{a['row']}:{lasting}", int(a["amount"])))
+        tx.say("discount", seat, f"Seat {seat} pays {a['amount']} € less when hiring from the {a['row']} row ({lasting}).")
+    elif op == "reach":
+        tx.say("reach", seat, f"Seat {seat} may take a card up to {a['extra']} space(s) further left in the {a['row']} row ({a['lasting']}).", row=a["row"], extra=a["extra"])
+    elif op == "hire":
+        _hire_effect(tx, ctx, str(a["row"]), effect)
+    elif op == "reroll_free":
+        key = f"free_rerolls:{a.get('lasting', 'round')}"
+        tx.put(set_mod(club, key, int(a.get("count", 1))))
+        tx.say("reroll_free", seat, f"Seat {seat} gains {a.get('count', 1)} free reroll(s).")
+    elif op == "free_action":
+        tx.put(set_mod(club, "free_actions:round", int(a.get("count", 1))))
+        tx.say("free_action", seat, f"Seat {seat} gains {a.get('count', 1)} free action(s) without paying Operation.")
+    else:  # "text" and anything the engine does not automate
+        ask_table(tx, ctx, str(a.get("text", describe_effect(effect))), effect=effect.to_dict())
+
+
+def _ri(resource: str) -> int:
+    from engine.state import RES_INDEX
+
+    return RES_INDEX[resource]
+
+
+def _vp(tx: Tx, club: Club, ctx: Ctx, amount: int, to: str) -> None:
+    if to == "club":
+        tx.put(replace(club, vp_tokens=club.vp_tokens + amount))
+        tx.say("vp", club.seat, f"Seat {club.seat} gains {amount} VP token(s).", amount=amount)
+        return
+    held = club.held(ctx.source) if to == "this_card" else club.held(ctx.take_target() or "")
+    if held is None:
+        ask_table(tx, ctx, f"put {amount} VP token(s) on a footballer card", amount=amount)
+        return
+    tx.put(replace_held(club, replace(held, vp=held.vp + amount)))
+    tx.say("vp", club.seat, f"{amount} VP token(s) go on {tx.name(held.id)}.", amount=amount, card=held.id)
+
+
+def _injure_or_suspend(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
+    a = effect.params
+    injury = effect.op == "injure"
+    count = int(a.get("weeks", 1) if injury else a.get("tokens", 1))
+    target = str(a["target"])
+    if target in ("chosen_staff", "chosen_card"):
+        target = "chosen_player"
+    held = _footballer(tx, club, ctx, target, a.get("jersey"), "player")
+    if held == "roll":
+        purpose = "injury" if injury else "suspension"
+        tx.state = replace(tx.state, pending=tx.state.pending + (Pending("roll", club.seat, purpose, "d10", True, count=count),))
+        tx.say("await_roll", club.seat, f"Seat {club.seat}: roll the d10 to see which number is {'injured' if injury else 'suspended'}.", die="d10", purpose=purpose)
+        return
+    if not isinstance(held, Held):
+        if target == "jersey":
+            tx.say("no_effect", club.seat, f"Seat {club.seat} has no card with number {a.get('jersey')}: nothing happens.")
+        else:
+            ask_table(tx, ctx, describe_effect(effect))
+        return
+    if injury:
+        tx.put(injure(tx, club, held, count, ctx.label))
+    else:
+        tx.put(replace_held(club, replace(held, suspension=held.suspension + count)))
+        tx.say("suspension", club.seat, f"{tx.name(held.id)} gets {count} Suspension token(s) ({ctx.label}).", card=held.id, tokens=count)
+
+
+def _strength(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
+    a = effect.params
+    amount, lasting, target = int(a["amount"]), str(a.get("lasting", "temporary")), str(a["target"])
+    if target == "this_card":
+        hit = [club.held(ctx.source)]
+    elif target == "chosen_player":
+        hit = [club.held(ctx.take_target() or "")]
+    elif target == "section":
+        hit = [h for h in club.players if a.get("section") in side_of(tx.profile, h).sections]
+    else:
+        hit = list(club.players)
+    hit_cards = [h for h in hit if h is not None and h in club.players]
+    if not hit_cards:
+        ask_table(tx, ctx, describe_effect(effect))
+        return
+    for h in hit_cards:
+        if lasting == "permanent":
+            club = replace_held(club, replace(h, strength_perm=h.strength_perm + amount))
+        else:
+            club = replace_held(club, replace(h, strength_temp=h.strength_temp + amount))
+    tx.put(club)
+    names = ", ".join(tx.name(h.id) for h in hit_cards)
+    tx.say("strength", club.seat, f"{names}: Strength {amount:+d} ({lasting}).", cards=[h.id for h in hit_cards], amount=amount)
+
+
+def _hire_effect(tx: Tx, ctx: Ctx, row: str, effect: Effect) -> None:
+    from engine.rules import actions
+
+    chosen = ctx.take_target()
+    if chosen is None:
+        ask_table(tx, ctx, describe_effect(effect))
+        return
+    actions.hire_from_row(tx, ctx.seat, row, chosen, discount=ctx.discount)
+    ctx.discount = 0
+
+
+def _await_effect_roll(tx: Tx, ctx: Ctx, die: str, effect: Effect) -> None:
+    # the pending roll names the effect by its index in the source card's abilities so it stays JSON-safe
+    ref = effect_ref(tx, ctx.source, effect)
+    tx.state = replace(tx.state, pending=tx.state.pending + (Pending("roll", ctx.seat, "effect", die, True, ref=ref),))
+    tx.say("await_roll", ctx.seat, f"Seat {ctx.seat}: roll the {die} for {ctx.label or 'the effect'}.", die=die, purpose="effect")
+
+
+def _all_effects(tx: Tx, source: str) -> list[Effect]:
+    card = tx.profile.cards.get(source)
+    out: list[Effect] = []
+    if card is None:
+        return out
+    for name in ("abilities", "bonus", "effects", "megaphone", "adboard", "shirt"):
+        for item in getattr(card, name, ()) or ():
+            out.extend(item.effects if isinstance(item, Ability) else [item])
+    for side_name in ("untrained", "trained"):
+        side = getattr(card, side_name, None)
+        if side is not None:
+            for ab in side.abilities:
+                out.extend(ab.effects)
+    for d in getattr(card, "decisions", ()) or ():
+        out.extend(d.effects)
+    return out
+
+
+def effect_ref(tx: Tx, source: str, effect: Effect) -> str:
+    """A JSON-safe reference to an effect of a card: "<card id>#<index among its effects>"."""
+    effects = _all_effects(tx, source)
+    return f"{source}#{effects.index(effect)}" if effect in effects else f"{source}#-1"
+
+
+def resolve_effect_roll(tx: Tx, seat: int, ref: str, value: int) -> None:
+    """Apply the effect a pending ``roll`` condition was waiting for, with the rolled value."""
+    source, _, index = ref.rpartition("#")
+    effects = _all_effects(tx, source)
+    i = int(index)
+    if 0 <= i < len(effects):
+        apply_effect(tx, effects[i], Ctx(seat=seat, source=source, label=tx.name(source), roll=value))
+
+
+def describe_effect(effect: Effect) -> str:
+    """An effect in words, for announcements."""
+    a = effect.params
+    if effect.op == "text":
+        return str(a.get("text", ""))
+    words = ", ".join(f"{k} {v}" for k, v in a.items())
+    return f"{effect.op.replace('_', ' ')} ({words})"

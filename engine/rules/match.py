@@ -1,0 +1,380 @@
+"""Matchday: lineups and the pitch rules, Stands, Tactic cards, the nine zone pairs, the result and its consequences."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any, Sequence
+
+from engine import errors as E
+from engine.cards import STYLES, ZONES, Opponent, PlayerCard
+from engine.rules.common import (
+    Tx,
+    describe_quad,
+    field,
+    pay,
+    quad_add,
+    quad_of,
+    replace_held,
+    seat_of,
+    side_of,
+    stage_name,
+    with_res,
+)
+from engine.rules.effects import Ctx, apply_effects, hit_jersey, injure
+from engine.state import Club, Held, Pending, Placed
+
+MATCH_TIMINGS = ("before_match", "during_match", "after_match")
+
+
+def zone_goals(attackers: Sequence[int], defenders: Sequence[int]) -> int:
+    """Goals attackers score against defenders in one zone pair.
+
+    Attackers and defenders pair off strongest against strongest; an attacker scores only when strictly stronger
+    than the defender paired with it, and attackers left without a defender score.
+    """
+    a = sorted(attackers, reverse=True)
+    d = sorted(defenders, reverse=True)
+    goals = sum(1 for i, s in enumerate(a) if i >= len(d) or s > d[i])
+    return goals
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneResult:
+    """One of the nine zone pairs: who stood there and how many goals each side scored."""
+
+    zone: str  # the club's zone
+    facing: str  # the Opponent card's zone it faces
+    our_attack: tuple[int, ...]
+    our_defence: tuple[int, ...]
+    their_attack: tuple[int, ...]
+    their_defence: tuple[int, ...]
+    scored: int
+    conceded: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-safe form for announcements."""
+        return {
+            "zone": self.zone, "facing": self.facing, "our_attack": list(self.our_attack), "our_defence": list(self.our_defence),
+            "their_attack": list(self.their_attack), "their_defence": list(self.their_defence),
+            "scored": self.scored, "conceded": self.conceded,
+        }
+
+
+def _matchday(tx: Tx, seat: int, what: str) -> Club:
+    if tx.state.stage != "matchday":
+        raise E.WrongStage(E.WRONG_STAGE.format(seat=seat, what=what, stage=stage_name(tx.state), expected="and this happens on Matchday"))
+    return tx.club(seat)
+
+
+def strength_of(tx: Tx, club: Club, placed: Placed) -> int:
+    """A placed jersey's Strength: its card's side plus Strength tokens (never below 0), or 1 without a card."""
+    if placed.card is None:
+        return 1
+    held = club.held(placed.card)
+    assert held is not None
+    return max(0, side_of(tx.profile, held).strength + held.strength_temp + held.strength_perm)
+
+
+def stands_of(tx: Tx, club: Club) -> int:
+    """Stands the club has: printed on the board plus built ones."""
+    board = tx.profile.board
+    return board.board_stands + sum(board.infrastructure_kind(k).stands for k in club.infrastructure)
+
+
+def _parse_lineup(tx: Tx, club: Club, entries: Any) -> tuple[Placed, ...]:
+    pitch = tx.profile.board.pitch
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise E.BadEvent(E.BAD_FIELD.format(type="lineup", field="players", why="a list of {zone, jersey, card, style}"))
+    if len(entries) != pitch.on_pitch:
+        raise E.NotAllowed(E.LINEUP_COUNT.format(need=pitch.on_pitch, count=len(entries)))
+    placed: list[Placed] = []
+    for e in entries:
+        zone = e.get("zone")
+        if zone not in ZONES:
+            raise E.NotAllowed(E.LINEUP_ZONE.format(zone=zone, known=", ".join(ZONES)))
+        jersey = e.get("jersey")
+        card_id = e.get("card")
+        style = e.get("style")
+        if jersey is not None and (not isinstance(jersey, int) or isinstance(jersey, bool) or jersey not in pitch.jerseys):
+            raise E.NotAllowed(E.LINEUP_JERSEY_UNKNOWN.format(jersey=jersey, known=", ".join(map(str, pitch.jerseys))))
+        if card_id is not None:
+            card = tx.card(card_id, "player", "youngster", "veteran")
+            held = club.held(card.id)
+            if held is None:
+                raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=club.seat, name=card.name))
+            if held.unavailable:
+                raise E.NotAllowed(E.LINEUP_UNAVAILABLE.format(name=card.name))
+            side = side_of(tx.profile, held)
+            wanted = side.jersey if side.jersey in pitch.jerseys else None
+            if jersey is None and wanted is not None:
+                jersey = wanted
+            if jersey != wanted:
+                raise E.NotAllowed(E.LINEUP_CARD_JERSEY.format(name=card.name, jersey=side.jersey, given=jersey))
+            if zone.split("_")[0] not in side.sections:
+                raise E.NotAllowed(E.LINEUP_CARD_SECTION.format(name=card.name, zone=zone, sections=" or ".join(side.sections)))
+            style = side.style
+        else:
+            if style not in STYLES:
+                raise E.NotAllowed(E.LINEUP_BAD_STYLE.format(style=style))
+            if jersey is not None:
+                wearing = [h for h in club.players if side_of(tx.profile, h).jersey == jersey]
+                if wearing and all(h.unavailable for h in wearing):
+                    raise E.NotAllowed(E.LINEUP_UNAVAILABLE.format(name=f"Number {jersey} ({tx.name(wearing[0].id)})"))
+        placed.append(Placed(zone, jersey, card_id, style))
+    numbers = Counter(p.jersey for p in placed if p.jersey is not None)
+    for number, n in numbers.items():
+        if n > 1:
+            raise E.NotAllowed(E.LINEUP_JERSEY_TWICE.format(jersey=number))
+    blanks = sum(1 for p in placed if p.jersey is None)
+    if blanks > pitch.blank_jerseys:
+        raise E.NotAllowed(E.LINEUP_BLANKS.format(have=pitch.blank_jerseys, count=blanks))
+    cards = Counter(p.card for p in placed if p.card is not None)
+    for card_id, n in cards.items():
+        if n > 1:
+            raise E.NotAllowed(E.LINEUP_CARD_TWICE.format(name=tx.name(card_id)))
+    per_zone = Counter(p.zone for p in placed)
+    for zone, n in per_zone.items():
+        if n > pitch.capacity(zone):
+            raise E.NotAllowed(E.LINEUP_ZONE_FULL.format(zone=zone, cap=pitch.capacity(zone), count=n))
+    per_section = Counter(p.zone.split("_")[0] for p in placed)
+    for section, cap in pitch.section_max:
+        if per_section[section] > cap:
+            raise E.NotAllowed(E.LINEUP_SECTION_FULL.format(section=section, cap=cap, count=per_section[section]))
+    return tuple(placed)
+
+
+def on_lineup(tx: Tx) -> None:
+    """Set the club's lineup: 1 Fitness per footballer card used, Fanbase on the Stands, resources assigned to cards."""
+    ev = tx.event
+    seat = seat_of(ev)
+    club = _matchday(tx, seat, "set a lineup")
+    if club.lineup is not None:
+        raise E.NotAllowed(E.ALREADY_LINED_UP.format(seat=seat))
+    lineup = _parse_lineup(tx, club, field(ev, "players", list, "the ten jersey markers: zone, jersey, card, style"))
+    stands = field(ev, "stands", int, "Fanbase markers put on the Stands", default=0)
+    if stands < 0 or stands > stands_of(tx, club):
+        raise E.NotAllowed(E.STANDS_LIMIT.format(seat=seat, stands=stands_of(tx, club), count=stands))
+    assign = field(ev, "assign", dict, "{card id: {resource: amount}} placed on footballer cards for their actions", default={})
+    playing = {p.card for p in lineup if p.card}
+    cost = quad_of({"fitness": len(playing), "fanbase": stands})
+    extra: dict[str, tuple[int, int, int, int]] = {}
+    for card_id, res in assign.items():
+        if card_id not in playing or not isinstance(res, dict):
+            raise E.NotAllowed(f"Resources can only be assigned to footballer cards that play: {tx.name(str(card_id))} does not.")
+        try:
+            extra[card_id] = quad_of({str(k): int(v) for k, v in res.items()})
+        except (KeyError, ValueError, TypeError):
+            raise E.BadEvent(E.BAD_FIELD.format(type="lineup", field="assign", why="resources are budget, fanbase, operation, fitness with whole numbers")) from None
+        if any(v < 0 for v in extra[card_id]):
+            raise E.BadEvent(E.BAD_FIELD.format(type="lineup", field="assign", why="amounts cannot be negative"))
+        cost = quad_add(cost, extra[card_id])
+    club = pay(club, cost, "field this lineup")
+    for card_id, q in extra.items():
+        held = club.held(card_id)
+        assert held is not None
+        club = replace_held(club, replace(held, assigned=quad_add(held.assigned, q)))
+    tx.put(replace(club, lineup=lineup, stands=stands))
+    tx.say(
+        "lineup", seat, f"Seat {seat} lines up {len(playing)} footballer card(s) and puts {stands} Fanbase on the Stands (paying {describe_quad(cost)}).",
+        players=[{"zone": p.zone, "jersey": p.jersey, "card": p.card, "style": p.style} for p in lineup], stands=stands,
+    )
+    _mandatory(tx, seat, "before_match")
+
+
+def _mandatory(tx: Tx, seat: int, timing: str) -> None:
+    """Mandatory effects of the footballers who play, at a moment of the match."""
+    club = tx.club(seat)
+    for p in club.lineup or ():
+        if p.card is None:
+            continue
+        held = club.held(p.card)
+        if held is None:
+            continue
+        for ability in side_of(tx.profile, held).abilities:
+            if ability.timing == timing and not ability.optional:
+                apply_effects(tx, ability.effects, Ctx(seat=seat, source=p.card, label=tx.name(p.card), roll=tx.event.get("roll")))
+
+
+def on_tactic_played(tx: Tx) -> None:
+    """Play one Tactic card after the Opponent is revealed; it returns to the club afterwards."""
+    ev = tx.event
+    seat = seat_of(ev)
+    club = _matchday(tx, seat, "play a Tactic card")
+    if club.lineup is None:
+        raise E.NotAllowed(E.NO_LINEUP.format(seat=seat))
+    if club.result is not None:
+        raise E.NotAllowed(E.ALREADY_PLAYED.format(seat=seat))
+    if club.tactic_played is not None:
+        raise E.NotAllowed(E.TACTIC_ONE.format(seat=seat))
+    card = tx.card(field(ev, "card", str, "the id of the Tactic card played"), "tactic")
+    if card.id not in club.tactics:
+        raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=seat, name=card.name))
+    tx.put(replace(club, tactic_played=card.id))
+    tx.say("tactic_played", seat, f"Seat {seat} plays the Tactic {card.name}.", card=card.id)
+    targets = ev.get("targets") if isinstance(ev.get("targets"), list) else None
+    apply_effects(tx, card.effects, Ctx(seat=seat, source=card.id, label=card.name, targets=targets, roll=ev.get("roll")))
+
+
+def use_match_card(tx: Tx, seat: int, card_id: str) -> None:
+    """A card's match ability (a footballer's paid from resources assigned to it; others' from the supply)."""
+    club = _matchday(tx, seat, "use a card")
+    from engine.rules.actions import card_actions
+
+    found = card_actions(tx, club, card_id)
+    name = tx.name(card_id)
+    if found is None:
+        raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=seat, name=name))
+    abilities, holder = found
+    if club.lineup is None:
+        raise E.NotAllowed(E.NO_LINEUP.format(seat=seat))
+    after = club.result is not None
+    usable = [a for a in abilities if a.timing in MATCH_TIMINGS and (a.timing == "after_match") == after]
+    if not usable:
+        raise E.NotAllowed(E.CARD_HAS_NO_ACTION.format(name=name))
+    held = club.held(card_id)
+    if held is not None and held.unavailable:
+        raise E.NotAllowed(E.CARD_UNAVAILABLE.format(name=name))
+    exhausted = held.exhausted if held is not None else card_id in club.exhausted
+    if exhausted:
+        raise E.NotAllowed(E.CARD_EXHAUSTED.format(name=name))
+    ability = usable[0]
+    cost = quad_of(ability.cost_map)
+    if holder == "footballer":
+        assert held is not None
+        if all(p.card != card_id for p in club.lineup):
+            raise E.NotAllowed(f"{name} does not play in this match, so its action cannot be used.")
+        if any(c > h for c, h in zip(cost, held.assigned)):
+            raise E.NotEnoughResources(E.NOT_ENOUGH.format(seat=seat, what=f"use {name}", cost=describe_quad(cost), have=describe_quad(held.assigned) + " assigned to the card"))
+        club = replace_held(club, replace(held, assigned=quad_add(held.assigned, cost, -1), exhausted=True))
+    else:
+        club = pay(club, cost, f"use {name}")
+        club = replace_held(club, replace(held, exhausted=True)) if held is not None else replace(club, exhausted=club.exhausted + (card_id,))
+    tx.put(club)
+    tx.say("use_card", seat, f"Seat {seat} uses {name} (paying {describe_quad(cost)}).", card=card_id, cost=list(cost))
+    ev = tx.event
+    targets = ev.get("targets") if isinstance(ev.get("targets"), list) else None
+    apply_effects(tx, ability.effects, Ctx(seat=seat, source=card_id, label=name, targets=targets, roll=ev.get("roll")))
+
+
+def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResult], Counter[str]]:
+    """Compare the nine zone pairs; returns each pair's result and the goals each footballer card scored."""
+    pitch = tx.profile.board.pitch
+    lineup = club.lineup or ()
+    scorers: Counter[str] = Counter()
+    out = []
+    for zone in ZONES:
+        facing = pitch.faces(zone)
+        ours = [p for p in lineup if p.zone == zone]
+        attackers = sorted(((strength_of(tx, club, p), p.card) for p in ours if p.style == "attack"), key=lambda x: -x[0])
+        defenders = [strength_of(tx, club, p) for p in ours if p.style == "defence"]
+        section = facing.split("_")[0]
+        theirs = opponent.zone(facing)
+        their_att = [_opp_strength(club, section, f.style, f.strength) for f in theirs if f.style == "attack"]
+        their_def = [_opp_strength(club, section, f.style, f.strength) for f in theirs if f.style == "defence"]
+        d = sorted(their_def, reverse=True)
+        scored = 0
+        for i, (s, card) in enumerate(attackers):
+            if i >= len(d) or s > d[i]:
+                scored += 1
+                if card:
+                    scorers[card] += 1
+        conceded = zone_goals(their_att, defenders)
+        out.append(ZoneResult(zone, facing, tuple(s for s, _ in attackers), tuple(sorted(defenders, reverse=True)),
+                              tuple(sorted(their_att, reverse=True)), tuple(d), scored, conceded))
+    return out, scorers
+
+
+def _opp_strength(club: Club, section: str, style: str, strength: int) -> int:
+    for sec, sty, amount in club.opp_mods:
+        if sec in ("all", section) and sty in ("any", style):
+            strength += amount
+    return max(0, strength)
+
+
+def on_kickoff(tx: Tx) -> None:
+    """Resolve the club's match against this week's Opponent card, then the result and what follows it."""
+    ev = tx.event
+    seat = seat_of(ev)
+    club = _matchday(tx, seat, "play its match")
+    if club.lineup is None:
+        raise E.NotAllowed(E.NO_LINEUP.format(seat=seat))
+    if club.result is not None:
+        raise E.NotAllowed(E.ALREADY_PLAYED.format(seat=seat))
+    opponent: Opponent = tx.profile.cards[club.opponents[tx.state.week - 1]]  # type: ignore[assignment]
+    zones, scorers = resolve_zones(tx, club, opponent)
+    goals = club.goals + sum(z.scored for z in zones)
+    conceded = club.conceded + sum(z.conceded for z in zones)
+    result = "win" if goals > conceded else "draw" if goals == conceded else "loss"
+    their = {"win": "loss", "loss": "win", "draw": "draw"}[result]
+    board = tx.profile.board
+    points = dict(board.league_points)
+    team_name = board.team(opponent.team).name
+    tx.state = replace(tx.state, teams=tuple(replace(t, points=t.points + points[their]) if t.id == opponent.team else t for t in tx.state.teams))
+    club = replace(club, goals=goals, conceded=conceded, result=result, points=club.points + points[result])
+    for z in zones:
+        if z.scored or z.conceded:
+            tx.say("zone", seat, f"{z.zone.replace('_', ' ')}: Seat {seat} scores {z.scored}, {opponent.name} scores {z.conceded}.", **z.as_dict())
+    word = {"win": "wins", "draw": "draws", "loss": "loses"}[result]
+    tx.say(
+        "result", seat, f"Seat {seat} {word} {goals}–{conceded} against {opponent.name} ({team_name}) and gains {points[result]} League point(s).",
+        goals=goals, conceded=conceded, result=result, opponent=opponent.id, team=opponent.team, points=points[result],
+        zones=[z.as_dict() for z in zones],
+    )
+    # Stands pay back with interest, temporary Strength goes, experience spaces fill
+    if club.stands:
+        club = with_res(with_res(club, "fanbase", club.stands), "budget", club.stands)
+        tx.say("stands", seat, f"Seat {seat} takes back {club.stands} Fanbase from the Stands and gains {club.stands} €.", fanbase=club.stands, budget=club.stands)
+    playing = {p.card for p in club.lineup or () if p.card}
+    players = []
+    for h in club.players:
+        h = replace(h, strength_temp=0)
+        if h.id in playing:
+            h = _experience(tx, club.seat, h, scorers[h.id])
+        players.append(h)
+    tx.put(replace(club, players=tuple(players)))
+    _mandatory(tx, seat, "after_match")
+    tx.state = replace(tx.state, pending=tx.state.pending + (Pending("roll", seat, "match_consequence", "d6", True),))
+
+
+def _experience(tx: Tx, seat: int, held: Held, goals: int) -> Held:
+    """Fill an empty experience space for playing (and one for scoring) with a VP token."""
+    card: PlayerCard = tx.profile.cards[held.id]  # type: ignore[assignment]
+    spaces = card.side(held.trained).experience
+    gained = 0
+    filled: set[str] = set()
+    for i, kind in enumerate(spaces):
+        bit = 1 << i
+        if held.experience & bit or kind in filled:
+            continue
+        if kind == "played" or (kind == "scored" and goals):
+            held = replace(held, experience=held.experience | bit, vp=held.vp + 1)
+            filled.add(kind)
+            gained += 1
+    if gained:
+        tx.say("experience", seat, f"{card.name} gains {gained} experience VP token(s).", card=held.id, vp=gained)
+    return held
+
+
+def consequence_roll(tx: Tx, seat: int, value: int) -> None:
+    """The Match consequence roll: the d6 against the board's table for the result."""
+    club = tx.club(seat)
+    assert club.result is not None
+    effects = tx.profile.board.consequence(club.result, value)
+    tx.put(replace(club, consequence_done=True))
+    tx.say("match_consequence", seat, f"Seat {seat} rolled {value} for the Match consequence after a {club.result}.", roll=value, result=club.result, effects=[e.to_dict() for e in effects])
+    apply_effects(tx, effects, Ctx(seat=seat, label="Match consequence"))
+
+
+def injury_roll(tx: Tx, seat: int, value: int, weeks: int, suspension: bool = False) -> None:
+    """A d10 names the jersey number hit by an injury (or suspension); nothing happens without such a card."""
+    club = tx.club(seat)
+    held = hit_jersey(tx, club, value)
+    if held is None:
+        tx.say("no_effect", seat, f"Seat {seat} rolled {value} on the d10 and has no card with that number: nothing happens.", roll=value)
+        return
+    if suspension:
+        tx.put(replace_held(club, replace(held, suspension=held.suspension + weeks)))
+        tx.say("suspension", seat, f"{tx.name(held.id)} gets {weeks} Suspension token(s).", card=held.id, tokens=weeks, roll=value)
+    else:
+        tx.put(injure(tx, club, held, weeks, f"d10 rolled {value}"))

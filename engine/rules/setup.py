@@ -1,0 +1,179 @@
+"""Setup events: clubs take seats, Directors, starting footballers, Opponent cards, Objective, Tactic, First player."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from engine import errors as E
+from engine.cards import Director
+from engine.rules.common import Tx, field, move_stat, owner_of, seat_of
+from engine.rules.effects import Ctx, apply_abilities
+from engine.state import Club, Held, State
+
+
+def _setup_only(tx: Tx, seat: int | None, what: str) -> None:
+    if tx.state.stage != "setup":
+        from engine.rules.common import stage_name
+
+        raise E.WrongStage(
+            E.WRONG_STAGE.format(seat=seat, what=what, stage=stage_name(tx.state), expected="and this belongs to the setup")
+        )
+
+
+def _free_card(tx: Tx, card_id: Any, kind: str) -> Any:
+    card = tx.card(card_id, kind)
+    owner = owner_of(tx.state, card.id)
+    if owner is not None:
+        raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=owner.seat))
+    return card
+
+
+def on_club(tx: Tx) -> None:
+    """A club takes a seat: Stat markers on the second space, a First trainer below its Club board."""
+    ev = tx.event
+    seat = seat_of(ev)
+    name = field(ev, "name", str, "the club's name", default=f"Club {seat}")
+    _setup_only(tx, seat, "join the game")
+    setup = tx.profile.board.setup
+    if not 1 <= seat <= setup.max_clubs:
+        raise E.UnknownSeat(E.UNKNOWN_SEAT.format(seat=seat))
+    taken = tx.state.club(seat)
+    if taken is not None:
+        raise E.NotAllowed(E.SEAT_TAKEN.format(seat=seat, name=taken.name))
+    if len(tx.state.clubs) >= setup.max_clubs:
+        raise E.NotAllowed(E.TOO_MANY_CLUBS.format(count=len(tx.state.clubs), max=setup.max_clubs))
+    trainers = setup.first_trainers
+    trainer = trainers[len(tx.state.clubs) % len(trainers)] if trainers else None
+    start = tx.profile.board.stat_start
+    club = Club(seat=seat, name=name, stats=(start, start, start, start), staff=(Held(trainer),) if trainer else ())
+    clubs = tuple(sorted(tx.state.clubs + (club,), key=lambda c: c.seat))
+    tx.state = replace(tx.state, clubs=clubs)
+    tx.say("club_joined", seat, f"{name} takes Seat {seat} with a First trainer.", name=name, first_trainer=trainer)
+
+
+def on_directors(tx: Tx) -> None:
+    """The three Directors a club kept: their Stat changes (after all three are revealed), then their bonuses."""
+    ev = tx.event
+    seat = seat_of(ev)
+    _setup_only(tx, seat, "take Directors")
+    club = tx.club(seat)
+    cards = field(ev, "cards", list, "the ids of the Director cards kept")
+    count = tx.profile.board.setup.directors_kept
+    if club.directors:
+        raise E.NotAllowed(E.SETUP_ALREADY.format(seat=seat, what="its Directors"))
+    if len(cards) != count or len(set(cards)) != count:
+        raise E.NotAllowed(E.SETUP_DIRECTORS.format(seat=seat, count=count))
+    directors: list[Director] = [_free_card(tx, c, "director") for c in cards]
+    club = tx.put(replace(club, directors=tuple(d.id for d in directors)))
+    tx.say("directors", seat, f"Seat {seat} keeps {', '.join(d.name for d in directors)}.", cards=list(cards))
+    for d in directors:
+        for stat, steps in d.stat_changes:
+            club = tx.put(move_stat(tx, tx.club(seat), stat, steps))
+    for d in directors:
+        apply_abilities(tx, d.abilities, "immediate", Ctx(seat=seat, source=d.id, label=d.name))
+
+
+def on_starting_players(tx: Tx) -> None:
+    """The starting Veteran and Youngster; equal jersey numbers mean the Youngster is discarded and redrawn."""
+    ev = tx.event
+    seat = seat_of(ev)
+    _setup_only(tx, seat, "take starting footballers")
+    club = tx.club(seat)
+    if club.players:
+        raise E.NotAllowed(E.SETUP_ALREADY.format(seat=seat, what="its starting Veteran and Youngster"))
+    vet = _free_card(tx, field(ev, "veteran", str, "the id of the Veteran card drawn"), "veteran")
+    young = _free_card(tx, field(ev, "youngster", str, "the id of the Youngster card drawn"), "youngster")
+    if vet.untrained.jersey == young.untrained.jersey:
+        raise E.NotAllowed(E.SETUP_SAME_JERSEY.format(veteran=vet.name, youngster=young.name, jersey=vet.untrained.jersey))
+    tx.put(replace(club, players=(Held(vet.id), Held(young.id))))
+    tx.say("starting_players", seat, f"Seat {seat} starts with {vet.name} and {young.name}.", veteran=vet.id, youngster=young.id)
+
+
+def on_opponents(tx: Tx) -> None:
+    """The Opponent cards dealt to a club, in the order they will be played (their number is the game length)."""
+    ev = tx.event
+    seat = seat_of(ev)
+    _setup_only(tx, seat, "take Opponent cards")
+    club = tx.club(seat)
+    if club.opponents:
+        raise E.NotAllowed(E.SETUP_ALREADY.format(seat=seat, what="its Opponent cards"))
+    cards = [_free_card(tx, c, "opponent") for c in field(ev, "cards", list, "the ids of the Opponent cards dealt")]
+    if not cards or len({c.id for c in cards}) != len(cards):
+        raise E.BadEvent(E.BAD_FIELD.format(type="opponents", field="cards", why="list each dealt Opponent card once"))
+    teams: set[str] = set()
+    for c in cards:
+        if c.team in teams:
+            raise E.NotAllowed(E.SETUP_OPPONENT_EMBLEM.format(seat=seat, team=tx.profile.board.team(c.team).name))
+        teams.add(c.team)
+    others = {len(c.opponents) for c in tx.state.clubs if c.opponents}
+    if others and len(cards) not in others:
+        raise E.NotAllowed(E.SETUP_OPPONENT_COUNT.format(seat=seat, count=len(cards), others=others.pop()))
+    tx.put(replace(club, opponents=tuple(c.id for c in cards)))
+    tx.say("opponents", seat, f"Seat {seat} is dealt {len(cards)} Opponent cards: the game lasts {len(cards)} weeks.", cards=[c.id for c in cards])
+
+
+def on_objective(tx: Tx) -> None:
+    """The Objective card a club keeps (secret to the others; the page shows it only to its owner)."""
+    ev = tx.event
+    seat = seat_of(ev)
+    _setup_only(tx, seat, "keep an Objective")
+    club = tx.club(seat)
+    if club.objective:
+        raise E.NotAllowed(E.SETUP_ALREADY.format(seat=seat, what="kept an Objective"))
+    card = _free_card(tx, field(ev, "card", str, "the id of the Objective card kept"), "objective")
+    tx.put(replace(club, objective=card.id))
+    tx.say("objective", seat, f"Seat {seat} keeps an Objective card.", card=card.id)
+
+
+def on_tactic(tx: Tx) -> None:
+    """A Tactic card drawn (at setup, or later by an effect)."""
+    ev = tx.event
+    seat = seat_of(ev)
+    club = tx.club(seat)
+    card = _free_card(tx, field(ev, "card", str, "the id of the Tactic card drawn"), "tactic")
+    tx.put(replace(club, tactics=club.tactics + (card.id,)))
+    tx.say("tactic", seat, f"Seat {seat} takes the Tactic card {card.name}.", card=card.id)
+
+
+def missing(state: State, profile: Any) -> list[tuple[int, str, list[str]]]:
+    """What each club still lacks before the game can start: (seat, need words, card kinds)."""
+    out: list[tuple[int, str, list[str]]] = []
+    for c in state.clubs:
+        if not c.directors:
+            out.append((c.seat, "its Directors", ["director"]))
+        if not c.players:
+            out.append((c.seat, "its starting Veteran and Youngster", ["veteran", "youngster"]))
+        if not c.opponents:
+            out.append((c.seat, "its Opponent cards", ["opponent"]))
+        if not c.objective:
+            out.append((c.seat, "an Objective", ["objective"]))
+        if not c.tactics:
+            out.append((c.seat, "a Tactic card", ["tactic"]))
+    return out
+
+
+def on_first_player(tx: Tx) -> None:
+    """The First player takes the Stage marker and week 1 begins with Monday."""
+    from engine.rules import flow
+
+    ev = tx.event
+    seat = seat_of(ev)
+    _setup_only(tx, seat, "become the First player")
+    tx.club(seat)
+    gaps = missing(tx.state, tx.profile)
+    if gaps:
+        words = "; ".join(f"Seat {s} needs {w}" for s, w, _ in gaps)
+        raise E.NotAllowed(E.SETUP_INCOMPLETE.format(missing=words))
+    weeks = len(tx.state.clubs[0].opponents)
+    teams = tuple(_team(t.id) for t in tx.profile.board.teams)
+    tx.state = replace(tx.state, first_seat=seat, weeks=weeks, teams=teams)
+    tx.say("first_player", seat, f"Seat {seat} is the First player and takes the Stage marker. The game lasts {weeks} weeks.", weeks=weeks)
+    flow.start_week(tx, 1)
+
+
+def _team(team_id: str) -> Any:
+    from engine.state import Team
+
+    return Team(team_id)
+

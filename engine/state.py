@@ -1,0 +1,243 @@
+"""The tracked state of a game of Eleven: frozen, small, JSON-safe.
+
+Everything is tuples of plain values so that copying a state is cheap (``dataclasses.replace`` shares every
+untouched part) and equal states compare equal.  Resources and Stats are 4-tuples in the order of
+`engine.cards.STATS` (budget, fanbase, operation, fitness).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from engine.cards import STATS
+
+Quad = tuple[int, int, int, int]
+ZERO: Quad = (0, 0, 0, 0)
+RES_INDEX = {name: i for i, name in enumerate(STATS)}
+
+#: Stages in the order a week runs through them.
+DAYS = ("monday", "tuesday", "wednesday", "thursday", "matchday")
+STAGE_NAMES = {
+    "setup": "the setup",
+    "monday": "Monday",
+    "tuesday": "Tuesday",
+    "wednesday": "Wednesday",
+    "thursday": "Thursday",
+    "matchday": "Matchday",
+    "end_of_round": "the End of the round",
+    "final_scoring": "the Final scoring",
+    "over": "the end of the game",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A footballer or Staff card a club holds, with the tokens and markers lying on it."""
+
+    id: str
+    trained: bool = False
+    exhausted: bool = False
+    injury: int = 0  # weeks on the Injury token (0: not injured)
+    suspension: int = 0  # Suspension tokens
+    vp: int = 0  # VP tokens on the card
+    strength_temp: int = 0
+    strength_perm: int = 0
+    experience: int = 0  # experience spaces filled
+    assigned: Quad = ZERO  # resources placed on the card (discarded at the End of the round)
+
+    @property
+    def unavailable(self) -> bool:
+        """True while injured or suspended: the card cannot play and its effects cannot be used."""
+        return self.injury > 0 or self.suspension > 0
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """One jersey marker in a lineup: its zone, number (None: blank), the card playing (None: Strength 1), style."""
+
+    zone: str
+    jersey: int | None
+    card: str | None
+    style: str
+
+
+@dataclass(frozen=True, slots=True)
+class Club:
+    """One club at a seat: its boards, cards, markers and how far it is in the current week."""
+
+    seat: int
+    name: str
+    stats: Quad = (2, 2, 2, 2)
+    res: Quad = ZERO
+    vp_tokens: int = 0
+    directors: tuple[str, ...] = ()
+    players: tuple[Held, ...] = ()
+    staff: tuple[Held, ...] = ()
+    exhausted: tuple[str, ...] = ()  # exhausted Directors and Infrastructure tokens (cards exhaust on Held)
+    infrastructure: tuple[str, ...] = ()
+    shirt: str | None = None
+    adboards: tuple[str, ...] = ()
+    megaphones: tuple[str, ...] = ()
+    office: int = 0
+    objective: str | None = None
+    objective_result: str | None = None  # "missed", "fulfilled" or "perfect" (told by the table at the end)
+    tactics: tuple[str, ...] = ()
+    opponents: tuple[str, ...] = ()  # Opponent cards dealt, in the order they are played
+    points: int = 0  # League table
+    # the current week
+    acted: bool = False
+    free_used: int = 0
+    board_card: str | None = None
+    board_done: bool = False
+    lineup: tuple[Placed, ...] | None = None
+    stands: int = 0  # Fanbase on the Stands this match
+    tactic_played: str | None = None
+    goals: int = 0
+    conceded: int = 0
+    result: str | None = None  # "win", "draw", "loss" once the match is resolved
+    consequence_done: bool = False
+    opp_mods: tuple[tuple[str, str, int], ...] = ()  # (section or "all", style or "any", Strength) this match
+    mods: tuple[tuple[str, int], ...] = ()  # running modifiers, e.g. ("free_rerolls:round", 1)
+
+    def held(self, card_id: str) -> Held | None:
+        """The footballer or Staff card with that id, when the club has it."""
+        for h in self.players:
+            if h.id == card_id:
+                return h
+        for h in self.staff:
+            if h.id == card_id:
+                return h
+        return None
+
+    def mod(self, name: str) -> int:
+        """A running modifier's value (0 when absent)."""
+        for key, value in self.mods:
+            if key == name:
+                return value
+        return 0
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    """An Opponent team's marker on the League table."""
+
+    id: str
+    points: int = 0
+    inactive: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """Something the engine waits for before the game can go on (a roll, a choice)."""
+
+    need: str  # "roll", "keep_or_reroll" or "suspensions"
+    seat: int | None
+    purpose: str = ""  # board_meeting, potential, match_consequence, injury, opponent_die
+    die: str = "d6"
+    rerollable: bool = True
+    value: int = 0  # the result being kept or rerolled
+    team: str = ""  # the Opponent team of an Opponent die
+    count: int = 0  # € missing (suspensions) or weeks (injury)
+    ref: str = ""  # the Stat of a Club potential roll
+
+    def as_awaiting(self) -> dict[str, Any]:
+        """The public form used in `State.awaiting`."""
+        out: dict[str, Any] = {"seat": self.seat, "need": self.need}
+        if self.need in ("roll", "keep_or_reroll"):
+            out.update(die=self.die, purpose=self.purpose, rerollable=self.rerollable)
+            if self.need == "keep_or_reroll":
+                out["value"] = self.value
+            if self.team:
+                out["team"] = self.team
+            if self.ref:
+                out["stat"] = self.ref
+        else:
+            out["count"] = self.count
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The whole tracked game: stage, week, whose turn, clubs, the Opponent teams and what is awaited."""
+
+    stage: str = "setup"
+    week: int = 0
+    weeks: int = 0  # the game's length (Opponent cards dealt to each club)
+    first_seat: int = 0  # holder of the Stage marker
+    turn: int = 0  # whose turn it is on Tuesday-Thursday (0: nobody's)
+    clubs: tuple[Club, ...] = ()
+    teams: tuple[Team, ...] = ()
+    pending: tuple[Pending, ...] = ()
+    events: int = 0  # events applied so far
+
+    def club(self, seat: int) -> Club | None:
+        """The club at a seat, or None."""
+        for c in self.clubs:
+            if c.seat == seat:
+                return c
+        return None
+
+    def team(self, team_id: str) -> Team | None:
+        """An Opponent team on the League table, or None."""
+        for t in self.teams:
+            if t.id == team_id:
+                return t
+        return None
+
+    @property
+    def awaiting(self) -> tuple[dict[str, Any], ...]:
+        """What the engine waits for now (see the contract); derived from the state alone."""
+        from engine.views import awaiting  # views knows the stage flow; imported here to keep state plain
+
+        return awaiting(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict (lists and plain values only)."""
+        return _encode(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> State:
+        """Rebuild a state from `to_dict`'s output."""
+        return State(
+            stage=data["stage"],
+            week=data["week"],
+            weeks=data["weeks"],
+            first_seat=data["first_seat"],
+            turn=data["turn"],
+            clubs=tuple(_club(c) for c in data["clubs"]),
+            teams=tuple(Team(**t) for t in data["teams"]),
+            pending=tuple(Pending(**p) for p in data["pending"]),
+            events=data["events"],
+        )
+
+
+def _encode(value: Any) -> Any:
+    if hasattr(value, "__dataclass_fields__"):
+        return {f.name: _encode(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, tuple):
+        return [_encode(v) for v in value]
+    return value
+
+
+def _quad(values: list[int]) -> Quad:
+    a, b, c, d = values
+    return (a, b, c, d)
+
+
+def _held(d: dict[str, Any]) -> Held:
+    return Held(**{**d, "assigned": _quad(d["assigned"])})
+
+
+def _club(d: dict[str, Any]) -> Club:
+    out = dict(d)
+    out["stats"] = _quad(d["stats"])
+    out["res"] = _quad(d["res"])
+    out["players"] = tuple(_held(h) for h in d["players"])
+    out["staff"] = tuple(_held(h) for h in d["staff"])
+    out["lineup"] = None if d["lineup"] is None else tuple(Placed(**p) for p in d["lineup"])
+    out["opp_mods"] = tuple((a, b, c) for a, b, c in d["opp_mods"])
+    out["mods"] = tuple((a, b) for a, b in d["mods"])
+    for name in ("directors", "exhausted", "infrastructure", "adboards", "megaphones", "tactics", "opponents"):
+        out[name] = tuple(d[name])
+    return Club(**out)
