@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import io
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -418,6 +419,38 @@ class Display:
         if not self.open():
             return False
         return self.show(self._pending) if self._pending is not None else True
+
+    def probe(self) -> tuple[bool, str]:
+        """Check that the panel answers without drawing on it (for hw-check); return (found, sentence)."""
+        if self.interface == "spi":
+            return self._probe_spi()
+        try:
+            bus = self._i2c_bus()
+        except OSError as exc:
+            return False, f"I2C bus {self.bus} cannot be opened ({exc}): is I2C enabled (dtparam=i2c_arm=on)?"
+        with self._lock:
+            if self.mux_address is not None:
+                try:
+                    self._select()
+                except OSError as exc:
+                    return False, (f"TCA9548A multiplexer 0x{self.mux_address:02X} does not answer on "
+                                   f"I2C bus {self.bus} ({exc})")
+            try:
+                bus.write_quick(self.address)
+            except OSError as exc:
+                return False, f"nothing answers {self.where} ({exc})"
+        return True, f"a display answers {self.where}"
+
+    def _probe_spi(self) -> tuple[bool, str]:
+        # SPI has no acknowledge: only the device node (or the simulated panel) can be checked.
+        if self.simulation is not None:
+            if self.simulation.spi_panels.get((self.bus, self.spi_device)) is None:
+                return False, f"no panel {self.where}"
+            return True, f"a display is wired {self.where} (SPI cannot confirm it answers)"
+        node = f"/dev/spidev{self.bus}.{self.spi_device}"
+        if not os.path.exists(node):
+            return False, f"{node} does not exist: is SPI enabled (dtparam=spi=on)?"
+        return True, f"{node} is present (SPI cannot confirm a display answers)"
 
     def frame(self) -> Image.Image:
         """What the screen shows: the simulated panel's lit pixels, or the last frame sent to real hardware."""

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from gpiozero.pins.mock import MockPin
 
 # How long a test waits for a background thread to deliver a reading before it fails.
 # Tests wait for an outcome; they never assert on how long it took.
@@ -70,3 +71,11 @@ def health_log() -> ReadingLog:
 def manual_clock() -> Iterator[ManualClock]:
     """A clock the test moves by hand, for heartbeat, debounce and hold timing."""
     yield ManualClock()
+
+
+class HeldDownPin(MockPin):
+    """A button line that a closed contact holds low whatever the pull-up says (stuck, or held at boot)."""
+
+    def _set_pull(self, value: str) -> None:
+        super()._set_pull(value)
+        self._change_state(False)

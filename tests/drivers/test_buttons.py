@@ -6,14 +6,14 @@ from collections.abc import Iterator
 
 import pytest
 from gpiozero import Button
-from gpiozero.pins.mock import MockFactory, MockPin
+from gpiozero.pins.mock import MockFactory
 
 from drivers import buttons as buttonsmod
 from drivers.base import ButtonReading
 from drivers.buttons import Buttons, Debouncer
 from drivers.errors import DriverConfigError
 
-from .conftest import ManualClock, ReadingLog
+from .conftest import HeldDownPin, ManualClock, ReadingLog
 
 
 @pytest.fixture
@@ -123,13 +123,6 @@ def test_without_a_hold_time_a_press_comes_at_once(reading_log: ReadingLog, manu
 
 
 def test_a_button_already_down_at_start_is_not_a_press(reading_log: ReadingLog, manual_clock: ManualClock) -> None:
-    class HeldDownPin(MockPin):
-        """A line that a closed contact holds low whatever the pull-up says."""
-
-        def _set_pull(self, value: str) -> None:
-            super()._set_pull(value)
-            self._change_state(False)
-
     factory = MockFactory()
     # Stuck down, or someone leaning on the button while the box boots.
     factory.pin(6, pin_class=HeldDownPin)
