@@ -52,6 +52,7 @@ from engine.cards import (
     Sponsor,
     Staff,
     Tactic,
+    whole_numbers,
 )
 
 #: The folder of the shipped demo deck and default board profile.
@@ -140,7 +141,7 @@ class _Fields:
 
     def int(self, key: str, low: int, high: int, default: Any = _REQUIRED) -> int:
         """A whole number in [low, high]."""
-        expected = f"a whole number {low}–{high}"
+        expected = whole_numbers(low, high)
         value = self.raw(key, default, expected)
         if value is default and default is not _REQUIRED:
             return value  # type: ignore[no-any-return]
@@ -183,7 +184,7 @@ class _Fields:
     def ints(self, key: str, low: int, high: int, length: int | None = None, default: Any = _REQUIRED) -> tuple[int, ...]:
         """A list of whole numbers (of an exact length, when given)."""
         count = f"{length} " if length else ""
-        expected = f"a list of {count}whole numbers {low}–{high}"
+        expected = f"a list of {count}" + whole_numbers(low, high).replace("a whole number", "whole numbers", 1)
         value = self.raw(key, default, expected)
         if (
             not isinstance(value, list)
@@ -807,6 +808,11 @@ def _signature(paths: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
         status = path.stat()
         out.append((str(path), status.st_mtime_ns, status.st_size))
     return tuple(out)
+
+
+def clear_cache() -> None:
+    """Forget every parsed profile, so the next load reads the files again."""
+    _cache.clear()
 
 
 def load_profile(folder: str | Path | None = None) -> Profile:
