@@ -79,3 +79,41 @@ class HeldDownPin(MockPin):
     def _set_pull(self, value: str) -> None:
         super()._set_pull(value)
         self._change_state(False)
+
+
+@pytest.fixture
+def sim_rig() -> Any:
+    """A fresh simulated Pi: MFRC522 chips on its SPI selects, one simulated clock, fake spidev and RPi.GPIO."""
+    from drivers.rfid.sim import SimRig
+
+    return SimRig()
+
+
+@pytest.fixture
+def open_sim_reader(sim_rig: Any) -> Iterator[Callable[..., Any]]:
+    """Opens our readers on ``sim_rig`` (name, bus, device, rst_pin) and closes them after the test."""
+    from drivers.rfid.reader import open_reader
+
+    opened: list[Any] = []
+
+    def open_one(name: str = "pad", bus: int = 0, device: int = 0, rst_pin: int = 25) -> Any:
+        reader = open_reader(name, bus, device, rst_pin, "sim", rig=sim_rig)
+        opened.append(reader)
+        return reader
+
+    yield open_one
+    for reader in opened:
+        reader.close()
+
+
+@pytest.fixture
+def library_log_handlers() -> Iterator[list[Any]]:
+    """The handlers on the mfrc522 package's logger; whatever a test adds is removed afterwards."""
+    import logging
+
+    library_log = logging.getLogger("mfrc522Logger")
+    before = list(library_log.handlers)
+    yield library_log.handlers
+    for handler in list(library_log.handlers):
+        if handler not in before:
+            library_log.removeHandler(handler)
