@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -247,3 +249,14 @@ def test_open_hub_in_simulation_drives_a_fake_microcontroller(
         ]
     finally:
         driver.close()
+
+
+def test_every_example_line_in_the_protocol_document_and_firmware_checks_out() -> None:
+    root = Path(__file__).resolve().parents[2]
+    texts = [(root / "drivers" / "HUB_PROTOCOL.md").read_text(), (root / "firmware" / "touchline_hub" /
+                                                                 "touchline_hub.ino").read_text()]
+    examples = [m for text in texts for m in re.findall(r"\$[A-Z][A-Z0-9,]*\*[0-9A-F]{2}", text)]
+    assert len(examples) >= 3
+    for example in examples:
+        parsed = parse_line(example.encode()) if not example.startswith("$QUERY") else None
+        assert parsed is not None or example == encode_line(hubmod.QUERY).decode().strip()
