@@ -82,6 +82,20 @@ def test_enough_cards_of_each_kind_for_four_clubs_over_eight_weeks(demo: Profile
     assert len(demo.cards_of(kind)) >= at_least
 
 
+def test_the_deck_covers_a_full_game_of_four_clubs(demo: Profile) -> None:
+    setup = demo.board.setup
+    clubs, weeks = setup.max_clubs, setup.opponents_per_club
+    count = {kind: len(demo.cards_of(kind)) for kind in ("director", "objective", "board_meeting", "tactic")}
+    assert count["director"] >= clubs * setup.directors_dealt  # the draft deals every club four
+    assert count["objective"] >= clubs * setup.objectives_dealt
+    assert count["board_meeting"] >= clubs * weeks  # one per club every Monday without reshuffling
+    assert count["tactic"] >= clubs
+    # every row of the Transfer area survives eight End-of-round discards plus steady hiring
+    for kind in ("player", "staff", "sponsor"):
+        rows = len(demo.cards_of(kind)) - (clubs if kind == "staff" else 0)
+        assert rows >= setup.display_size + weeks + clubs * 3, kind
+
+
 def test_every_club_can_be_dealt_eight_opponents_with_different_emblems(demo: Profile) -> None:
     per_team = Counter(card.team for card in demo.cards_of("opponent") if isinstance(card, Opponent))
     clubs = demo.board.setup.max_clubs
