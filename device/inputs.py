@@ -30,11 +30,16 @@ NO_GAME = "No game yet — start one on the page"
 PRESS_TO_CONFIRM = "Press: confirm · Hold: cancel"
 PRESS_STEPS_HOLD_SIGNS = "Press: next kind · Hold: sign"
 PRESS_STEPS_HOLD_ROLLS = "Press: next Stat · Hold: choose"
+PRESS_STEPS_HOLD_TELLS = "Press: next · Hold: confirm"
 PRESS_TO_REROLL = "Press again to reroll (1 Fanbase)"
 WAITING_FOR = "Waiting for {who}"
 LINEUP_ON_PAGE = "Set your lineup on the page"
 TAP_CARD = "Tap your {kinds} card"
 PRESS_TO_ROLL = "Press to roll the {die}"
+KICKOFF = "Tap your Opponent card"
+NOT_THIS_OPPONENT = "Not {name}"
+ACTION_TAKEN = "Action taken"
+END_TURN = "Hold: end turn"
 YOUR_TURN = "Your turn: tap a card, press to roll potential, hold to pass"
 
 REROLL_SECONDS = 4.0
@@ -53,6 +58,7 @@ KIND_WORDS = {
     "tactic": "Tactic",
 }
 CONTRACT_WORDS = {"megaphone": "Megaphone", "adboard": "Adboard", "shirt": "Shirt"}
+RESULT_WORDS = {"missed": "Missed", "fulfilled": "Fulfilled", "perfect": "Perfect"}
 STAT_WORDS = {"budget": "Budget", "fanbase": "Fanbase", "operation": "Operation", "fitness": "Fitness"}
 
 
@@ -129,6 +135,9 @@ class Game(Protocol):
     def fanbase(self, seat: int) -> int:
         """The Fanbase resource the club at ``seat`` holds."""
 
+    def opponent(self, seat: int) -> str | None:
+        """The Opponent card the club at ``seat`` plays this week."""
+
 
 # --- pending choices between two inputs ----------------------------------------------------------------------------
 
@@ -146,6 +155,15 @@ PROPOSALS: Mapping[tuple[str, bool], str] = {
 }
 #: The event a card of a kind makes when the engine awaits a card of that kind from the seat.
 CARD_EVENTS: Mapping[str, str] = {"board_meeting": "board_meeting", "opponent": "reveal_opponent"}
+#: Setup cards the table collects tap by tap: the kinds awaited → (event type, whether the event lists many cards).
+SETUP_EVENTS: Mapping[tuple[str, ...], tuple[str, bool]] = {
+    ("director",): ("directors", True),
+    ("veteran", "youngster"): ("starting_players", False),
+    ("opponent",): ("opponents", True),
+    ("objective",): ("objective", False),
+    ("tactic",): ("tactic", False),
+}
+OBJECTIVE_RESULTS = ("missed", "fulfilled", "perfect")
 POTENTIAL_STATS = ("fanbase", "operation", "fitness")
 """Stats a Club potential roll may raise, in the order the button steps through them (the engine refuses others)."""
 
@@ -189,8 +207,12 @@ class Interpreter:
         clock: Callable[[], float] = time.monotonic,
         reroll_seconds: float = REROLL_SECONDS,
         dice_by_name: Mapping[str, Die] | None = None,
+        setup_counts: Mapping[tuple[str, ...], int] | None = None,
     ) -> None:
         self.dice = dice
+        self.setup_counts: dict[tuple[str, ...], int] = {
+            ("director",): 3, ("opponent",): 8, ("objective",): 1, ("tactic",): 1, **(setup_counts or {})
+        }
         self.clock = clock
         self.reroll_seconds = reroll_seconds
         self.dice_by_name: dict[str, Die] = {"d6": D6, "d10": D10, **(dice_by_name or {})}
@@ -240,6 +262,8 @@ class Interpreter:
                 continue
             if entry.get("seat") is None or entry.get("seat") in tied:
                 events.append(self._roll_event(entry))
+                if entry.get("seat") is not None:
+                    self._rolled_at[entry["seat"]] = self.clock()
                 break  # one at a time: the next is asked for once this one is applied
         return tuple(events)
 
@@ -284,21 +308,70 @@ class Interpreter:
         kind = game.kind(card)
         if kind is None:
             return self._say(tap.seat, UNKNOWN_CARD, card)
+        if kind == "opponent" and any(e.get("need") == "kickoff" for e in game.awaiting):
+            return self._reveal(tap, card, game)
         seat = tap.seat if tap.seat is not None else self._seat_waiting_for(game, kind)
-        entry = self._awaited(game, seat) if seat is not None else None
-        need = entry.get("need") if entry is not None else None
-        pending = self._pending.get(seat) if seat is not None else None
-        if seat is not None and need == "suspensions":
-            return self._suspension(seat, card, entry or {}, game)
-        if seat is not None and need == "card" and kind in (entry or {}).get("kinds", ()):
+        if seat is None:
+            return self._say(None, NOT_NOW, f"{game.name(card)}: nobody waits for this card")
+        entries = [e for e in game.awaiting if e.get("seat") == seat]
+        first = entries[0] if entries else {}
+        need = first.get("need")
+        pending = self._pending.get(seat)
+        if need == "suspensions":
+            return self._suspension(seat, card, first, game)
+        card_entry = next((e for e in entries if e.get("need") == "card" and kind in e.get("kinds", ())), None)
+        if card_entry is not None:
+            kinds = tuple(card_entry.get("kinds", ()))
+            if kinds in self.setup_counts or kinds == ("veteran", "youngster"):
+                return self._collect(seat, card, kind, kinds, game)
             self._pending.pop(seat, None)
             return Outcome(events=({"type": CARD_EVENTS.get(kind, kind), "seat": seat, "card": card},))
-        if seat is not None and need == "action":
+        if need == "kickoff" and kind == "tactic":
+            return Outcome(events=({"type": "tactic_played", "seat": seat, "card": card},))
+        if need == "action":
             if pending is not None and pending.kind == "contract" and pending.event.get("card") == card:
                 return self._press(Press("", seat), game)
             return self._propose(seat, tap.pad, card, kind, game)
         # Nothing awaits this card here: offer it anyway so the engine says why, in its words.
-        return Outcome(events=({"type": CARD_EVENTS.get(kind, PROPOSALS.get((kind, False), kind)), "seat": seat or 0, "card": card},))
+        fallback = CARD_EVENTS.get(kind) or PROPOSALS.get((kind, game.owns(seat, card))) or "tactic_played"
+        return Outcome(events=({"type": fallback, "seat": seat, "card": card},))
+
+    def _reveal(self, tap: Tap, card: str, game: Game) -> Outcome:
+        """An Opponent card turned over (on a seat's pad or the shared slot): its club plays the match now."""
+        owner = next((e["seat"] for e in game.awaiting if e.get("need") == "kickoff" and game.opponent(e["seat"]) == card), None)
+        if owner is None or (tap.seat is not None and tap.seat != owner):
+            seat = tap.seat
+            expected = game.opponent(seat) if seat is not None else None
+            hint = f"This week: {game.name(expected)}" if expected else "Nobody plays it now"
+            return self._say(seat, NOT_THIS_OPPONENT.format(name=game.name(card)), hint)
+        return Outcome(events=({"type": "kickoff", "seat": owner},))
+
+    def _collect(self, seat: int, card: str, kind: str, kinds: tuple[str, ...], game: Game) -> Outcome:
+        """Setup cards tapped one by one (three Directors, eight Opponents...) until the set is complete."""
+        pending = self._pending.get(seat)
+        if pending is None or pending.kind != "collect" or tuple(pending.options) != kinds:
+            event_type, many = SETUP_EVENTS.get(kinds, ("starting_players", False))
+            count = self.setup_counts.get(kinds, 2)
+            pending = _Pending("collect", {"type": event_type, "seat": seat}, options=kinds, count=count,
+                               prompt="many" if many else "")
+            self._pending[seat] = pending
+        if card in pending.chosen:
+            return self._say(seat, f"{game.name(card)} again", f"{len(pending.chosen)} of {pending.count} tapped")
+        if kinds == ("veteran", "youngster") and any(game.kind(c) == kind for c in pending.chosen):
+            return self._say(seat, f"Already have a {KIND_WORDS[kind]}", "Tap the other starting card")
+        pending.chosen.append(card)
+        if len(pending.chosen) < pending.count:
+            return self._say(seat, game.name(card), f"{len(pending.chosen)} of {pending.count} tapped")
+        del self._pending[seat]
+        event = dict(pending.event)
+        if event["type"] == "starting_players":
+            for chosen in pending.chosen:
+                event[str(game.kind(chosen))] = chosen
+        elif pending.prompt == "many":
+            event["cards"] = list(pending.chosen)
+        else:
+            event["card"] = pending.chosen[0]
+        return Outcome(events=(event,))
 
     def _seat_waiting_for(self, game: Game, kind: str) -> int | None:
         """The first seat awaiting a card of ``kind`` (a shared pad, e.g. the Opponent slot, serves them in turn)."""
@@ -356,7 +429,7 @@ class Interpreter:
         if seat is None:
             return Outcome()
         pending = self._pending.get(seat)
-        if pending is not None and pending.kind != "suspensions":
+        if pending is not None and pending.kind not in ("suspensions", "collect"):
             if pending.kind == "confirm":
                 del self._pending[seat]
                 return Outcome(events=(pending.event,))
@@ -367,12 +440,20 @@ class Interpreter:
             event = self._roll_event(entry)
             self._rolled_at[seat] = self.clock()
             return Outcome(events=(event,))
+        if entry is not None and entry.get("need") == "kickoff":
+            return Outcome(events=({"type": "kickoff", "seat": seat},))
+        if entry is not None and entry.get("need") == "objective_result":
+            pending = _Pending("objective", {"type": "objective_result", "seat": seat}, options=OBJECTIVE_RESULTS,
+                               prompt="Objective")
+            self._pending[seat] = pending
+            return Outcome(messages={seat: self._pending_message(pending)})
+        if entry is not None and entry.get("need") == "action" and entry.get("free_only"):
+            return self._say(seat, ACTION_TAKEN, END_TURN)
         if entry is not None and entry.get("need") == "action":
             pending = _Pending("potential", {"type": "potential", "seat": seat}, options=POTENTIAL_STATS, prompt="Potential")
             self._pending[seat] = pending
             return Outcome(messages={seat: self._pending_message(pending)})
-        asked = self.prompt(seat, game)
-        return self._say(seat, NOTHING_TO_ROLL, asked.headline if asked else "")
+        return self._say(seat, NOTHING_TO_ROLL)
 
     def _hold(self, hold: Hold, game: Game) -> Outcome:
         seat = hold.seat
@@ -382,6 +463,8 @@ class Interpreter:
             return Outcome(events=({**pending.event, "contract": pending.options[pending.index]},))
         if pending is not None and pending.kind == "potential":
             return Outcome(events=({**pending.event, "stat": pending.options[pending.index]},))
+        if pending is not None and pending.kind == "objective":
+            return Outcome(events=({**pending.event, "result": pending.options[pending.index]},))
         if pending is not None:
             return self._say(seat, CANCELLED, pending.prompt)
         return Outcome(events=({"type": "pass", "seat": seat},))
@@ -425,17 +508,23 @@ class Interpreter:
         if need == "suspensions":
             return f"Short of €{entry.get('count', 1)}", ("Tap a card for each: 2 Suspension",)
         if need == "action":
+            if entry.get("free_only"):
+                return ACTION_TAKEN, (END_TURN, "Tap a card: free action")
             return "Your turn", ("Tap a card · Press: potential", "Hold: pass")
+        if need == "kickoff":
+            return KICKOFF, ("or press to play",)
+        if need == "objective_result":
+            return "Objective?", ("Press: choose · Hold: confirm",)
         return str(entry.get("text", need or "")), ()
 
     def _pending_message(self, pending: _Pending) -> Message:
         if pending.kind == "confirm":
             return Message(pending.prompt, (PRESS_TO_CONFIRM,))
-        if pending.kind == "suspensions":
-            return Message(pending.prompt, (f"Tap {pending.count - len(pending.chosen)} more card(s)",))
+        if pending.kind in ("suspensions", "collect"):
+            return Message(f"{len(pending.chosen)} of {pending.count} tapped", (f"Tap {pending.count - len(pending.chosen)} more card(s)",))
         choice = pending.options[pending.index]
-        words = CONTRACT_WORDS if pending.kind == "contract" else STAT_WORDS
-        hint = PRESS_STEPS_HOLD_SIGNS if pending.kind == "contract" else PRESS_STEPS_HOLD_ROLLS
+        words = {"contract": CONTRACT_WORDS, "objective": RESULT_WORDS}.get(pending.kind, STAT_WORDS)
+        hint = {"contract": PRESS_STEPS_HOLD_SIGNS, "objective": PRESS_STEPS_HOLD_TELLS}.get(pending.kind, PRESS_STEPS_HOLD_ROLLS)
         return Message(f"{pending.prompt}: {words.get(choice, choice)}", (hint,))
 
     @staticmethod

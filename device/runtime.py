@@ -40,7 +40,7 @@ from device.inputs import (
 from device.screens import Message, SeatScreen
 from device.table_file import TableConfig
 from drivers.base import ButtonReading, HealthReading, TagReading
-from drivers.dice import Dice
+from drivers.dice import Dice, Die
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
@@ -88,6 +88,13 @@ class _GameView:
         club = self.state.club(seat)
         return club.res[1] if club is not None else 0
 
+    def opponent(self, seat: int) -> str | None:
+        club = self.state.club(seat)
+        week = self.state.week
+        if club is None or not 1 <= week <= len(club.opponents):
+            return None
+        return str(club.opponents[week - 1])
+
 
 @dataclass(frozen=True, slots=True)
 class Seat:
@@ -115,7 +122,14 @@ class Session:
         self.store = store
         self.profile = profile if profile is not None else engine.load_profile(config.deck)
         self.deck = deck_key(config)
-        self.interpreter = Interpreter(dice, clock=clock)
+        setup = self.profile.board.setup
+        self.interpreter = Interpreter(
+            dice,
+            clock=clock,
+            # The engine takes which face came up (1..n) and reads the face's value from the board profile.
+            dice_by_name={name: Die(name, tuple(range(1, len(faces) + 1))) for name, faces in self.profile.board.opponent_dice},
+            setup_counts={("director",): setup.directors_kept, ("opponent",): setup.opponents_per_club},
+        )
         self.clock = clock
         self.pad_seat = {pad.id: pad.seat for pad in config.pads()}
         self.button_seat = {button.id: button.seat for button in config.buttons()}
@@ -123,6 +137,10 @@ class Session:
         self.game: Any = None
         self.state: Any = None
         self.messages: dict[int | None, Message] = {}
+        self.shared: Message | None = None
+        """The latest table-wide news (Opponent dice, a new day) for the shared screen."""
+        self.everyone: Message | None = None
+        """A message every screen shows until the next news (undo, enrolment)."""
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
         self.enrolment: dict[str, Any] | None = None
         """None, or the page's enrolment: ``{"state": "waiting"}`` then ``{"state": "tapped", "uid", "pad", "card"}``."""
@@ -142,6 +160,7 @@ class Session:
         else:
             self.state = engine.replay(self.profile, self.store.events(self.game))
         self.messages.clear()
+        self.everyone = self.shared = None
         self.interpreter.reset()
         self._changed()
 
@@ -207,7 +226,7 @@ class Session:
                 self._say(event.get("seat", seat), str(refusal))
                 break
             self._show(announcements, event)
-            pending.extend(self.interpreter.automatic(self._view(), announcements))
+            pending.extend(self._automatic(announcements))
         self._changed()
 
     def _view(self) -> _GameView | None:
@@ -231,16 +250,73 @@ class Session:
             return result or {}
         if self.state is None:
             raise ValueError(NO_GAME_YET)
-        event = {**action}
-        announcements = self._commit(event)
-        self._show(announcements, event)
-        self._carry_out(Outcome(events=self.interpreter.automatic(self._view(), announcements)), None)
+        events = self._page_events(action)
+        # Check the whole action against the rules before writing any of it, so a refusal changes nothing.
+        state = self.state
+        for event in events:
+            state = engine.apply(self.profile, state, event).state
+        announcements: tuple[dict[str, Any], ...] = ()
+        for event in events:
+            step = self._commit(event)
+            self._show(step, event)
+            announcements += step
+        self._carry_out(Outcome(events=self._automatic(announcements)), None)
         return {"announcements": list(announcements)}
 
+    def _page_events(self, action: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The engine events a page action stands for."""
+        kind = action.get("type")
+        if kind == "lineup":
+            event: dict[str, Any] = {
+                "type": "lineup",
+                "seat": action.get("seat"),
+                "players": [
+                    {"zone": p.get("zone"), "jersey": p.get("number", p.get("jersey")), "card": p.get("card"), "style": p.get("style")}
+                    for p in action.get("placements", action.get("players", ()))
+                ],
+                "stands": int(action.get("stands", 0) or 0),
+            }
+            if action.get("assign"):
+                event["assign"] = action["assign"]
+            events = [event]
+            if action.get("tactic"):
+                events.append({"type": "tactic_played", "seat": action.get("seat"), "card": action["tactic"]})
+            return events
+        if kind == "correction":
+            seat = action.get("seat")
+            what = str(action.get("field", ""))
+            delta = int(action.get("value", 0)) - self._current(seat, what)
+            return [{"type": "adjust", "seat": seat, "what": what, "delta": delta, "reason": str(action.get("reason", "correction"))}]
+        return [dict(action)]
+
+    def _current(self, seat: Any, what: str) -> int:
+        """The tracked number a correction sets, as it is now (so the event can carry the change)."""
+        club = self.state.club(seat) if isinstance(seat, int) else None
+        if club is None:
+            raise ValueError(f"There is no club at Seat {seat}.")
+        from engine.cards import STATS
+
+        if what in STATS:
+            return int(club.res[STATS.index(what)])
+        if what.startswith("stat:") and what[5:] in STATS:
+            return int(club.stats[STATS.index(what[5:])])
+        value = getattr(club, what, None)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise ValueError(f'A correction can set a resource, "stat:<name>", vp_tokens, points or office, not "{what}".')
+
+    def _automatic(self, announcements: Iterable[Mapping[str, Any]]) -> tuple[dict[str, Any], ...]:
+        """What the table does by itself now: dice nobody rolls by hand, and starting week 1 once setup is done."""
+        view = self._view()
+        if view is None:
+            return ()
+        if any(e.get("need") == "first_player" for e in view.awaiting):
+            first = int(self.store.setting(f"game:{self.game}:first_player") or min(c.seat for c in self.state.clubs))
+            return ({"type": "first_player", "seat": first},)
+        return self.interpreter.automatic(view, tuple(announcements))
+
     def _new_game(self, action: Mapping[str, Any]) -> dict[str, Any]:
-        events = list(engine.setup_events(self.profile, action)) if hasattr(engine, "setup_events") else list(
-            action.get("events", ())
-        )
+        events = setup_events(action, self.profile)
         state = engine.initial_state(self.profile)
         for event in events:  # checked in full before anything is written, so a refused setup changes nothing
             state = engine.apply(self.profile, state, event).state
@@ -248,9 +324,12 @@ class Session:
         if self.game is not None:
             self.store.finish(self.game, status="abandoned")
         self.game = self.store.new_game(seats=seats, profile_source=str(self.config.deck or "demo")).id
+        first = action.get("first_player") or min(seats)
+        self.store.set_setting(f"game:{self.game}:first_player", str(first))
         for event in events:
             self.store.append(self.game, event)
         self.state = state
+        self._carry_out(Outcome(events=self._automatic(())), None)
         self.interpreter.reset()
         self.messages.clear()
         return {"game": self.game}
@@ -275,7 +354,7 @@ class Session:
 
     def _enrol_cancel(self, action: Mapping[str, Any]) -> dict[str, Any]:
         self.enrolment = None
-        self.messages.pop(None, None)
+        self.everyone = None
         return {}
 
     def _enrol(self, action: Mapping[str, Any]) -> dict[str, Any]:
@@ -299,17 +378,27 @@ class Session:
     # -- screens --------------------------------------------------------------------------------------
 
     def _show(self, announcements: Iterable[Mapping[str, Any]], event: Mapping[str, Any]) -> None:
+        """Each seat's screen shows what the step did to it; table-wide news goes to the shared screen."""
+        by_seat: dict[int | None, list[Mapping[str, Any]]] = {}
         for announcement in announcements:
-            message = message_for(announcement)
-            self._say(announcement.get("seat"), message.headline, *message.detail)
+            by_seat.setdefault(announcement.get("seat"), []).append(announcement)
+        for seat, items in by_seat.items():
+            message = screens.message_for(items, self._card_name)
+            if seat is None:
+                self.shared = message
+            else:
+                self.messages[seat] = message
+        self.everyone = None
 
     def _say(self, seat: int | None, headline: str, *detail: str) -> None:
+        """Put a message on one seat's screen, or (seat None) on every screen until the next news."""
         message = Message(headline, tuple(d for d in detail if d))
         if seat is None:
-            self.messages = {None: message}
+            self.everyone = message
+            self.messages.clear()
         else:
             self.messages[seat] = message
-            self.messages.pop(None, None)
+            self.everyone = None
 
     def _changed(self) -> None:
         self.version += 1
@@ -332,11 +421,15 @@ class Session:
         if view is None:
             view = self.view()
         if seat is None:
-            message = self.messages.get(None) or _shared_message(view)
+            message = self.everyone or self.shared or _shared_message(view)
             return SeatScreen(screens.where_line(view), "", message.headline, message.detail)
-        message = self.messages.get(seat) or self.messages.get(None)
+        message = self.everyone or self.messages.get(seat)
+        prompt = self.interpreter.prompt(seat, self._view())
         if message is None:
-            message = self.interpreter.prompt(seat, self._view())
+            message = prompt
+        elif prompt is not None and prompt.headline != message.headline:
+            # The result stays large; what the seat is asked to do next goes right under it.
+            message = Message(message.headline, (prompt.headline, *message.detail))
         return screens.compose(view, seat, message)
 
     def screens(self) -> dict[str, SeatScreen]:
@@ -360,18 +453,38 @@ class Session:
         }
 
 
+def setup_events(action: Mapping[str, Any], profile: Any) -> list[dict[str, Any]]:
+    """The engine's setup events for the page's new game: clubs, and whatever cards the page already names.
+
+    What the page leaves out (Directors, starting footballers, Opponents, Objective, Tactic) is tapped on
+    each seat's pad afterwards, as the table asks for it.
+    """
+    events: list[dict[str, Any]] = []
+    clubs = sorted(action.get("clubs", ()), key=lambda c: int(c.get("seat", 0)))
+    if not clubs:
+        raise ValueError("A new game needs at least one club.")
+    for club in clubs:
+        events.append({"type": "club", "seat": int(club["seat"]), "name": str(club.get("name") or f"Club {club['seat']}")})
+    for club in clubs:
+        seat = int(club["seat"])
+        directors = club.get("directors") or ([club["director"]] if club.get("director") else [])
+        if len(directors) == profile.board.setup.directors_kept:
+            events.append({"type": "directors", "seat": seat, "cards": list(directors)})
+        if club.get("veteran") and club.get("youngster"):
+            events.append({"type": "starting_players", "seat": seat, "veteran": club["veteran"], "youngster": club["youngster"]})
+        if club.get("opponents"):
+            events.append({"type": "opponents", "seat": seat, "cards": list(club["opponents"])})
+        objectives = club.get("objectives") or ([club["objective"]] if club.get("objective") else [])
+        if objectives:
+            events.append({"type": "objective", "seat": seat, "card": objectives[0]})
+        if club.get("tactic"):
+            events.append({"type": "tactic", "seat": seat, "card": club["tactic"]})
+    return events
+
+
 def deck_key(config: TableConfig) -> str:
     """The name enrolments are kept under: the owner's deck folder, or "demo" for the shipped deck."""
     return str(config.deck) if config.deck else "demo"
-
-
-def message_for(announcement: Mapping[str, Any]) -> Message:
-    """A short headline for a seat's screen from an engine announcement (its sentence as detail)."""
-    text = str(announcement.get("text", ""))
-    headline = announcement.get("headline")
-    if isinstance(headline, str) and headline:
-        return Message(headline, (text,))
-    return Message(text)
 
 
 def _shared_message(view: Mapping[str, Any] | None) -> Message:

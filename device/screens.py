@@ -8,7 +8,7 @@ turns it into the image a display shows.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -269,3 +269,143 @@ def show(device: Any, screen: SeatScreen) -> None:
 
     with canvas(device) as surface:
         draw(surface, screen)
+
+
+# --- engine announcements as screen messages -------------------------------------------------------------------
+
+REROLL_HINT = "Press again: reroll (1 Fan)"
+_STAT_SHORT = {"budget": "€", "fanbase": "Fan", "operation": "Op", "fitness": "Fit"}
+
+
+def _signed(amount: int, resource: str) -> str:
+    short = _STAT_SHORT.get(resource, resource)
+    return f"{amount:+d}{short}" if short != "€" else f"{'+' if amount >= 0 else '-'}€{abs(amount)}"
+
+
+def headline(announcement: Mapping[str, Any], name: Any = str) -> str | None:
+    """A few words for the big line of a seat's screen, or None when the sentence itself must do."""
+    kind = announcement.get("kind")
+    a = announcement
+    card = name(a["card"]) if a.get("card") else ""
+    if kind == "roll":
+        return f"Rolled {a.get('value')}"
+    if kind == "reroll":
+        return f"Rerolled {a.get('value')}"
+    if kind == "keep":
+        return f"Kept {a.get('value')}"
+    if kind == "board_meeting_card":
+        return card or "Board meeting"
+    if kind == "board_meeting_tie":
+        return "Tie: reroll"
+    if kind == "board_meeting":
+        return f"{str(a.get('decision', '')).capitalize()} wins"
+    if kind == "hire":
+        return f"Hired {card}"
+    if kind == "sell":
+        return f"Sold {card}"
+    if kind == "sponsor":
+        return f"{str(a.get('contract', '')).capitalize()}: {card}"
+    if kind == "potential":
+        return f"Potential: {str(a.get('stat', '')).capitalize()}"
+    if kind == "potential_result":
+        return f"{str(a.get('stat', '')).capitalize()} up!" if a.get("success") else "No change"
+    if kind == "pass":
+        return "Passed"
+    if kind == "turn":
+        return "Your turn"
+    if kind == "result":
+        return f"{a.get('goals')}-{a.get('conceded')} {str(a.get('result', '')).capitalize()}"
+    if kind == "match_consequence":
+        return f"Consequence {a.get('roll')}"
+    if kind == "injury":
+        return f"{card} injured"
+    if kind == "maintenance":
+        return f"Maintenance €{a.get('paid')}"
+    if kind == "suspension":
+        return f"{card}: suspended"
+    if kind == "opponent_die":
+        return f"{str(a.get('team', '')).capitalize()} +{a.get('moves')}"
+    if kind == "gain":
+        return _signed(int(a.get("amount", 0)), str(a.get("resource", "")))
+    if kind == "lose":
+        return _signed(-int(a.get("amount", 0)), str(a.get("resource", "")))
+    if kind == "game_over":
+        return "Game over"
+    simple = {
+        "directors": "Directors kept",
+        "starting_players": "Starting pair in",
+        "objective": "Objective kept",
+        "tactic": "Tactic card in",
+        "first_player": "First player",
+        "production": "Production",
+        "stage_marker": "Stage marker",
+        "end_of_round": "End of the week",
+        "final_scoring": "Final scoring",
+        "use_card": f"Used {card}",
+        "build": "Built",
+        "office": "Office up",
+        "tactic_played": f"Tactic: {card}",
+    }
+    if kind in simple:
+        return simple[kind]
+    if kind == "lineup":
+        return "Lineup set"
+    if kind == "opponents":
+        return f"{len(a.get('cards', ()))} Opponents dealt"
+    if kind == "club_joined":
+        return str(a.get("name", "Club"))
+    return None
+
+
+def _detail(announcement: Mapping[str, Any], name: Any) -> str:
+    """The second line for an announcement: its numbers, else its sentence."""
+    a = announcement
+    kind = a.get("kind")
+    if kind == "roll" and a.get("held"):
+        return REROLL_HINT
+    if kind == "board_meeting":
+        return f"Rolled {a.get('roll')}: {a.get('title')}"
+    if kind == "hire":
+        return f"-€{a.get('cost')}"
+    if kind == "sell":
+        return f"+€{a.get('budget')} +{a.get('vp')}VP"
+    if kind == "result":
+        return f"+{a.get('points')} pts vs {name(a['opponent']) if a.get('opponent') else ''}".rstrip()
+    if kind == "potential_result":
+        return f"Rolled {a.get('roll')}"
+    if kind == "production":
+        gained = a.get("gained") or {}
+        return " ".join(_signed(int(n), str(r)) for r, n in gained.items() if n) or "nothing"
+    if kind == "keep":
+        return ""
+    if kind == "maintenance" and a.get("missing"):
+        return f"Short €{a.get('missing')}: tap cards"
+    text = headline(a, name)
+    return text if text is not None else str(a.get("text", ""))
+
+
+def message_for(announcements: Sequence[Mapping[str, Any]], name: Any = str) -> Message:
+    """What one seat's screen shows after a step: the first announcement large, the others (short) below."""
+    if not announcements:
+        return Message("")
+    first = announcements[0]
+    # The decision of a Board meeting or a match result matters more than the roll that led to it.
+    for a in announcements:
+        if a.get("kind") in ("board_meeting", "result", "potential_result", "board_meeting_tie"):
+            first = a
+            break
+    big = headline(first, name)
+    details: list[str] = []
+    if big is None:
+        big = str(first.get("text", ""))
+    else:
+        own = _detail(first, name)
+        if own and own != big:
+            details.append(own)
+    for a in announcements:
+        if a is first or a.get("kind") in ("roll", "zone"):
+            continue
+        line = _detail(a, name)
+        if line and line not in details:
+            details.append(line)
+    return Message(big, tuple(details))

@@ -1,0 +1,53 @@
+"""Shared set-up for the end-to-end runs: a 4-club game on the simulated table, driven by taps, presses and the page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from device.sim import SimulatedTable
+
+SEATS = (1, 2, 3, 4)
+TEAMS = ("downtown", "harbour", "kingsbridge", "millbrook", "northfield", "oldcastle", "riverside", "steelchester")
+DIRECTORS = {1: ("dir_01", "dir_02", "dir_03"), 2: ("dir_04", "dir_05", "dir_06"),
+             3: ("dir_07", "dir_08", "dir_09"), 4: ("dir_10", "dir_11", "dir_12")}
+STARTERS = {1: ("vet_01", "yg_02"), 2: ("vet_02", "yg_03"), 3: ("vet_03", "yg_04"), 4: ("vet_04", "yg_05")}
+# Ten numbered jersey markers, four defenders, four midfielders and two forwards, five of each style.
+LINEUP = (("def_left", 2, "defence"), ("def_centre", 3, "defence"), ("def_centre", 4, "defence"),
+          ("def_right", 5, "defence"), ("mid_left", 6, "defence"), ("mid_centre", 7, "attack"),
+          ("mid_centre", 8, "attack"), ("mid_right", 9, "attack"), ("fwd_centre", 10, "attack"),
+          ("fwd_centre", 11, "attack"))
+
+
+def opponents(seat: int) -> list[str]:
+    """Eight Opponent cards with different emblems for a seat (card ``seat`` of each team)."""
+    return [f"opp_{team}_{seat}" for team in TEAMS]
+
+
+def new_game_action() -> dict[str, Any]:
+    """The page's new game: four clubs with their Opponents, Objective and Tactic dealt."""
+    return {
+        "type": "new_game",
+        "clubs": [
+            {"seat": s, "name": f"Club {s}", "opponents": opponents(s), "objectives": [f"obj_0{s}"], "tactic": f"tac_0{s}"}
+            for s in SEATS
+        ],
+    }
+
+
+def lineup_action(seat: int) -> dict[str, Any]:
+    """The page's lineup for a seat: the ten numbered markers, no footballer cards."""
+    return {"type": "lineup", "seat": seat,
+            "placements": [{"zone": z, "number": n, "card": None, "style": st} for z, n, st in LINEUP]}
+
+
+def screen(table: SimulatedTable, seat: int | None) -> str:
+    """What a seat's screen (or the shared screen) says, as text."""
+    return table.screen_texts()["shared.screen" if seat is None else f"seat{seat}.screen"]
+
+
+def tap_setup(table: SimulatedTable) -> None:
+    """Each seat taps its three Directors and its starting Veteran and Youngster."""
+    for seat in SEATS:
+        pad = f"seat{seat}.tap"
+        for card in (*DIRECTORS[seat], *STARTERS[seat]):
+            table.tap(pad, card)
