@@ -1,0 +1,187 @@
+"""Polls every reader round-robin in one thread and turns what it sees into taps, lifts and health readings.
+
+A card counts as arrived (``tap``) on the first poll that reads its whole UID, and as gone (``lift``) only
+after ``lift_after`` polls in a row find nothing, so a card slid on edgewise or a reader that drops a read
+now and then gives exactly one tap and one lift.  A reader whose chip stops answering is reported offline
+(with a lift for the card it held: the table cannot vouch for what it no longer senses) and is probed
+again every ``retry_after`` sweeps until it answers, when it is set up again and reported back online.
+
+The thread sleeps between sweeps on an Event, so it never spins and stops at once; readings go to
+``on_reading`` from the scanner's thread (the device hands them to its event loop with
+``loop.call_soon_threadsafe``).  Tests call :meth:`Scanner.sweep` directly instead of starting the thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from drivers.base import HealthReading, TagReading, format_uid
+from drivers.errors import DeviceIOError, DeviceNotFound, DriverConfigError, DriverError
+from drivers.rfid.reader import describe_version
+
+log = logging.getLogger(__name__)
+
+Reading = TagReading | HealthReading
+
+SWEEP_INTERVAL = 0.03  # seconds between sweeps: a tap shows within ~15 ms on average
+LIFT_AFTER = 3  # empty polls in a row before a card counts as lifted
+RETRY_AFTER = 33  # sweeps between probes of an offline reader (about one second)
+
+BACK_ONLINE = "{chip} answers again on {label}."
+
+
+class PollableReader(Protocol):
+    """What the scanner needs from a reader (``drivers.rfid.reader.Reader`` is one)."""
+
+    name: str
+
+    @property
+    def label(self) -> str:
+        """Where the reader is wired."""
+        ...
+
+    def poll(self) -> bytes | None:
+        """The UID on the reader, or None."""
+        ...
+
+    def reinit(self) -> int:
+        """Set the chip up again; return its version."""
+        ...
+
+
+@dataclass
+class _PadState:
+    reader: PollableReader
+    uid: bytes | None = None
+    misses: int = 0
+    online: bool = True
+    offline_sweeps: int = 0
+
+
+class Scanner:
+    """Round-robin poller of several readers, with tap/lift hysteresis and offline detection."""
+
+    def __init__(self, readers: Sequence[PollableReader], on_reading: Callable[[Reading], None], *,
+                 interval: float = SWEEP_INTERVAL, lift_after: int = LIFT_AFTER, retry_after: int = RETRY_AFTER) -> None:
+        names = [r.name for r in readers]
+        if len(set(names)) != len(names):
+            raise DriverConfigError(f"Two readers share a name ({', '.join(names)}): give every pad its own name.")
+        if interval <= 0 or lift_after < 1 or retry_after < 1:
+            raise DriverConfigError("The scanner needs interval > 0 s, lift_after >= 1 and retry_after >= 1 sweeps.")
+        self._pads = [_PadState(r) for r in readers]
+        self._on_reading = on_reading
+        self._interval = interval
+        self._lift_after = lift_after
+        self._retry_after = retry_after
+        self._sweep_lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.sweeps = 0
+
+    @property
+    def present(self) -> dict[str, str | None]:
+        """The card each reader holds now (formatted UID), by reader name."""
+        return {p.reader.name: format_uid(p.uid) if p.uid else None for p in self._pads}
+
+    @property
+    def online(self) -> dict[str, bool]:
+        """Whether each reader answers, by reader name."""
+        return {p.reader.name: p.online for p in self._pads}
+
+    def sweep(self) -> None:
+        """Poll every reader once and hand on what changed."""
+        with self._sweep_lock:
+            self.sweeps += 1
+            for pad in self._pads:
+                if pad.online:
+                    self._poll(pad)
+                else:
+                    self._retry(pad)
+
+    def _poll(self, pad: _PadState) -> None:
+        try:
+            uid = pad.reader.poll()
+        except (DeviceNotFound, DeviceIOError) as exc:
+            self._offline(pad, str(exc))
+            return
+        if uid is None:
+            pad.misses += 1
+            if pad.uid is not None and pad.misses >= self._lift_after:
+                self._lift(pad)
+            return
+        pad.misses = 0
+        if uid != pad.uid:
+            if pad.uid is not None:
+                self._lift(pad)
+            pad.uid = uid
+            log.info("reader %s: card %s arrived", pad.reader.name, format_uid(uid))
+            self._emit(TagReading("tap", pad.reader.name, format_uid(uid)))
+
+    def _lift(self, pad: _PadState) -> None:
+        assert pad.uid is not None
+        uid, pad.uid = format_uid(pad.uid), None
+        log.info("reader %s: card %s went away", pad.reader.name, uid)
+        self._emit(TagReading("lift", pad.reader.name, uid))
+
+    def _offline(self, pad: _PadState, detail: str) -> None:
+        if pad.uid is not None:
+            self._lift(pad)
+        pad.online, pad.misses, pad.offline_sweeps = False, 0, 0
+        log.warning("reader %s is offline: %s", pad.reader.name, detail)
+        self._emit(HealthReading(pad.reader.name, False, detail))
+
+    def _retry(self, pad: _PadState) -> None:
+        pad.offline_sweeps += 1
+        if pad.offline_sweeps % self._retry_after:
+            return
+        try:
+            version = pad.reader.reinit()
+        except (DriverError, OSError) as exc:
+            log.debug("reader %s still offline: %s", pad.reader.name, exc)
+            return
+        pad.online, pad.offline_sweeps = True, 0
+        detail = BACK_ONLINE.format(chip=describe_version(version), label=pad.reader.label)
+        log.info("reader %s is back online: %s", pad.reader.name, detail)
+        self._emit(HealthReading(pad.reader.name, True, detail))
+
+    def _emit(self, reading: Reading) -> None:
+        try:
+            self._on_reading(reading)
+        except Exception:  # a failing consumer must not stop the readers
+            log.exception("the RFID reading callback failed on %r", reading)
+
+    # -- the thread --
+
+    def start(self) -> None:
+        """Start polling in a background thread (once)."""
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._stopping.clear()
+        self._thread = threading.Thread(target=self._run, name="rfid-scanner", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop polling and wait for the thread to finish its sweep."""
+        self._stopping.set()
+        thread, self._thread = self._thread, None
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                self.sweep()
+            except Exception:
+                log.exception("an RFID sweep failed; carrying on")
+            self._stopping.wait(self._interval)
+
+    def __enter__(self) -> Scanner:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
