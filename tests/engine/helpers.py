@@ -103,15 +103,18 @@ def advance_until(profile: Profile, state: State, done: Callable[[State], bool],
             return state
         options = engine.legal_events(profile, state)
         assert options, f"no legal event at {state.stage}: {state.awaiting}"
-        state = engine.apply(profile, state, choose(options) if choose else _prefer_pass(options)).state
+        state = engine.apply(profile, state, choose(options) if choose else _prefer_pass(options, state.events)).state
     raise AssertionError("the game did not reach the wanted moment")
 
 
-def _prefer_pass(options: list[dict[str, Any]]) -> dict[str, Any]:
+def _prefer_pass(options: list[dict[str, Any]], turn: int) -> dict[str, Any]:
     for kind in ("pass", "keep", "kickoff"):
         for ev in options:
             if ev["type"] == kind:
                 return ev
+    rolls = [ev for ev in options if ev["type"] == "roll"]
+    if rolls:  # vary the dice so that a tie or a bad roll does not repeat forever
+        return rolls[((turn * 2654435761) >> 7) % len(rolls)]
     return options[0]
 
 
