@@ -110,25 +110,26 @@ bool readerAnswers(uint8_t r, char *detail, size_t size) {
   return version != 0x00 && version != 0xFF;
 }
 
-void checkReaders() {
+// Reports a reader going down (with its card gone) or coming back; returns whether it answers.
+bool checkReader(uint8_t r) {
   char detail[8];
-  for (uint8_t r = 0; r < READERS; r++) {
-    bool answers = readerAnswers(r, detail, sizeof(detail));
-    if (answers && !state[r].up) {
-      readers[r].PCD_Init(SS_PINS[r], RST_PIN);  // it was unplugged or browned out: configure it again
-      state[r].up = true;
-      sendReader(r, "UP", detail);
-    } else if (!answers && state[r].up) {
-      state[r].up = false;
-      char why[24];
-      snprintf(why, sizeof(why), "version %s", detail);
-      sendReader(r, "DOWN", why);
-      if (state[r].present) {
-        sendTag("GONE", r);
-        state[r].present = false;
-      }
+  bool answers = readerAnswers(r, detail, sizeof(detail));
+  if (answers && !state[r].up) {
+    readers[r].PCD_Init(SS_PINS[r], RST_PIN);  // it was unplugged or browned out: configure it again
+    state[r].up = true;
+    sendReader(r, "UP", detail);
+  } else if (!answers && state[r].up) {
+    state[r].up = false;
+    char why[24];
+    snprintf(why, sizeof(why), "version %s", detail);
+    sendReader(r, "DOWN", why);
+    if (state[r].present) {
+      sendTag("GONE", r);
+      state[r].present = false;
+      state[r].misses = 0;
     }
   }
+  return answers;
 }
 
 // One poll of one reader: true when a card answered, with its full UID in readers[r].uid.
@@ -165,6 +166,8 @@ void pollReader(uint8_t r) {
     }
     s.misses = 0;
   } else if (s.present && ++s.misses >= MISSES_BEFORE_GONE) {
+    // A dead reader also stops seeing cards: say so first, rather than only "the card went away".
+    if (!checkReader(r)) return;
     sendTag("GONE", r);
     s.present = false;
     s.misses = 0;
@@ -241,7 +244,7 @@ void loop() {
   }
   if (now - lastHealthCheck >= HEALTH_CHECK_MS) {
     lastHealthCheck = now;
-    checkReaders();
+    for (uint8_t r = 0; r < READERS; r++) checkReader(r);
   }
   if (now - lastBeat >= HEARTBEAT_MS) {
     lastBeat = now;
