@@ -316,7 +316,8 @@ class Session:
         return self.interpreter.automatic(view, tuple(announcements))
 
     def _new_game(self, action: Mapping[str, Any]) -> dict[str, Any]:
-        events = setup_events(action, self.profile)
+        # The page may send the engine's setup events itself (it deals what the form left out).
+        events = [dict(e) for e in action["events"]] if action.get("events") else setup_events(action, self.profile)
         state = engine.initial_state(self.profile)
         for event in events:  # checked in full before anything is written, so a refused setup changes nothing
             state = engine.apply(self.profile, state, event).state
@@ -324,7 +325,7 @@ class Session:
         if self.game is not None:
             self.store.finish(self.game, status="abandoned")
         self.game = self.store.new_game(seats=seats, profile_source=str(self.config.deck or "demo")).id
-        first = action.get("first_player") or min(seats)
+        first = action.get("first_seat") or action.get("first_player") or min(seats)
         self.store.set_setting(f"game:{self.game}:first_player", str(first))
         for event in events:
             self.store.append(self.game, event)
@@ -475,6 +476,7 @@ def setup_events(action: Mapping[str, Any], profile: Any) -> list[dict[str, Any]
         if club.get("opponents"):
             events.append({"type": "opponents", "seat": seat, "cards": list(club["opponents"])})
         objectives = club.get("objectives") or ([club["objective"]] if club.get("objective") else [])
+        # (the page's form names one kept Objective; a list means the first is kept)
         if objectives:
             events.append({"type": "objective", "seat": seat, "card": objectives[0]})
         if club.get("tactic"):
@@ -552,6 +554,11 @@ class RunningTable:
     def sim(self) -> Any:
         """The simulated hardware, or None on a real table."""
         return self.hardware.sim
+
+    @property
+    def profile(self) -> Any:
+        """The deck and board profile the table plays with."""
+        return self.session.profile
 
     # -- life cycle -----------------------------------------------------------------------------------
 

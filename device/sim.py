@@ -21,6 +21,7 @@ from device.screens import SeatScreen
 from device.table_file import TableConfig, default_sim_table, load_table
 from drivers.base import ButtonReading, TagReading, format_uid
 from drivers.dice import Die, SystemDice
+from drivers.errors import DiceScriptExhausted
 
 UNKNOWN_PAD = "There is no pad {pad!r} on this table; pads: {known}."
 UNKNOWN_BUTTON = "There is no button {button!r} on this table; buttons: {known}."
@@ -49,9 +50,11 @@ class ManualClock:
 class ForcedDice:
     """Dice whose next results are forced (scenarios, tests); once the forced ones are used, fair rolls."""
 
-    def __init__(self, forced: Iterable[int] = (), fallback: Any | None = None) -> None:
+    def __init__(self, forced: Iterable[int] = (), fallback: Any | None = None, *, strict: bool = False) -> None:
         self._forced = list(forced)
         self._fallback = fallback or SystemDice()
+        self.strict = strict
+        """When True, a roll with no forced result left fails instead of rolling fairly (tests)."""
         self._lock = threading.Lock()
         self.rolled: list[tuple[str, int]] = []
         """Every roll made, in order, as (die, value): a replay prints them so a run can be repeated."""
@@ -75,6 +78,10 @@ class ForcedDice:
                     raise ValueError(
                         f"The forced result {value} is not a face of the {die.name} (faces {list(die.faces)}): fix the dice list."
                     )
+            elif self.strict:
+                raise DiceScriptExhausted(
+                    f"No forced result is left for this roll of the {die.name} (after {len(self.rolled)} roll(s)): force more dice."
+                )
             else:
                 value = self._fallback.roll(die)
             self.rolled.append((die.name, value))
@@ -250,11 +257,12 @@ class SimHardware:
 class SimulatedTable:
     """A game session on the simulated table with a manual clock: what replays and end-to-end tests drive."""
 
-    def __init__(self, config: TableConfig, store: Any, *, dice: Iterable[int] = (), profile: Any = None) -> None:
+    def __init__(self, config: TableConfig, store: Any, *, dice: Iterable[int] = (), profile: Any = None,
+                 strict_dice: bool = False) -> None:
         from device.runtime import Session
 
         self.clock = ManualClock()
-        self.dice = ForcedDice(dice)
+        self.dice = ForcedDice(dice, strict=strict_dice)
         self.hardware = SimHardware(config, clock=self.clock, threaded=False)
         self.session = Session(config, store, self.dice, profile=profile, clock=self.clock)
         self.hardware.attach(self.session)
@@ -263,13 +271,14 @@ class SimulatedTable:
 
     @classmethod
     @contextmanager
-    def open(cls, db_path: Path, *, table: Path | None = None, dice: Iterable[int] = (), profile: Any = None) -> Iterator[SimulatedTable]:
+    def open(cls, db_path: Path, *, table: Path | None = None, dice: Iterable[int] = (), profile: Any = None,
+             strict_dice: bool = False) -> Iterator[SimulatedTable]:
         """A simulated table over the log at ``db_path`` (the default simulated table unless a table file is given)."""
         from device.store import open_store
 
         config = load_table(table) if table is not None else default_sim_table()
         store = open_store(db_path)
-        sim_table = cls(config, store, dice=dice, profile=profile)
+        sim_table = cls(config, store, dice=dice, profile=profile, strict_dice=strict_dice)
         try:
             yield sim_table
         finally:

@@ -51,3 +51,26 @@ def tap_setup(table: SimulatedTable) -> None:
         pad = f"seat{seat}.tap"
         for card in (*DIRECTORS[seat], *STARTERS[seat]):
             table.tap(pad, card)
+
+
+def decisive_rolls(profile: Any, seat: int) -> list[int]:
+    """The d6 results on which the seat's three Directors do not tie (so no free reroll follows)."""
+    from collections import Counter
+
+    values = []
+    for value in range(1, 7):
+        votes = Counter(profile.cards[d].vote(value) for d in DIRECTORS[seat])
+        top = max(votes.values())
+        if sum(1 for n in votes.values() if n == top) == 1:
+            values.append(value)
+    return values
+
+
+def no_consequence(result: str) -> int:
+    """A Match consequence face with no effect for this result on the demo board (3 after a win, 4 a draw, 5 a loss)."""
+    return {"win": 3, "draw": 4, "loss": 5}[result]
+
+
+def club(table: SimulatedTable, seat: int) -> dict[str, Any]:
+    """The seat's club in the game view."""
+    return next(c for c in table.view()["clubs"] if c["seat"] == seat)
