@@ -55,7 +55,7 @@ POLL_TIMEOUT = 0.0005  # a card starts answering REQA/WUPA/SELECT 91 us after th
 CARD_TIMEOUT = 0.025  # authentication, block reads and EEPROM writes
 _MARGIN = 0.00005
 _MAX_IRQ_CHECKS = 8
-REIDENTIFY_EVERY = 20  # presence checks between full UID reads of a resting card
+REIDENTIFY_EVERY = 10  # presence checks between full UID reads of a resting card
 ID_BLOCK = 4  # first data block of sector 1: sector 0 holds the manufacturer block
 DEFAULT_KEY = b"\xff" * 6
 _HLTA = bytes(R.HLTA) + R.crc_a(R.HLTA)
@@ -121,6 +121,7 @@ class Reader:
         self._sak = 0
         self._checks = 0
         self._last_bits = 0
+        self._heard = False  # the last exchange got an answer, intact or not
         self._configure()
 
     def __repr__(self) -> str:
@@ -266,7 +267,7 @@ class Reader:
             self._ready = False
             return None
         irq = self._wait(tx_air, R.air_seconds(reply_bytes), R.IRQ_RX)
-        self._ready = bool(irq & R.IRQ_RX)
+        self._ready = self._heard = bool(irq & R.IRQ_RX)
         if irq & R.IRQ_ERR:
             error = self._r(R.ERROR)
             if error & (R.ERR_BUFFER_OVFL | R.ERR_COLL | R.ERR_PARITY | R.ERR_PROTOCOL | R.ERR_CRC):
@@ -305,6 +306,8 @@ class Reader:
         self._ready = False
         atqa = self._exchange(bytes((R.WUPA,)), 7, 2)
         if atqa is None:
+            if self._heard:  # something answered, garbled: settle the card back into IDLE/HALT
+                self._halt()
             return False
         # An answer in READY; HLTA is an unexpected frame there, which sends the card back to IDLE (or HALT).
         self._halt()
@@ -315,6 +318,8 @@ class Reader:
         self._ready = False
         atqa = self._exchange(bytes((R.WUPA,)), 7, 2)
         if atqa is None:
+            if self._heard:
+                self._halt()
             return None
         uid = b""
         selected = False
@@ -470,8 +475,6 @@ def _real_library() -> tuple[Any, Any]:
 
 def _construct(cls: Any, gpio: Any, bus: int, device: int, rst_pin: int) -> Any:
     """Run the library's constructor with BCM numbering and our reset pin, without its log handler."""
-    if gpio.getmode() not in (None, gpio.BCM):
-        raise DriverConfigError(GPIO_NOT_BCM)
     library_log = logging.getLogger("mfrc522Logger")
     handlers, level = list(library_log.handlers), library_log.level
     try:
@@ -499,12 +502,15 @@ def open_reader(name: str, bus: int, device: int, rst_pin: int, backend: str | N
     else:
         cls, gpio = _real_library()
         sim, sleep, key = None, time.sleep, "real"
+    if gpio.getmode() not in (None, gpio.BCM):
+        # The library would silently take our BCM number as a header pin number.
+        raise DriverConfigError(GPIO_NOT_BCM)
     _register(key, name, bus, device, rst_pin)
     try:
         chip = _construct(cls, gpio, bus, device, rst_pin)
         reader = Reader(name, bus, device, rst_pin, chip, gpio, sleep, key, sim)
     except BaseException:
-        if _unregister(key, bus, device, rst_pin) and gpio.getmode() is not None:
+        if _unregister(key, bus, device, rst_pin) and gpio.getmode() == gpio.BCM:
             gpio.cleanup(rst_pin)
         raise
     log.debug("reader %s opened on SPI%d.%d (reset GPIO %d, %s)", name, bus, device, rst_pin, chosen)

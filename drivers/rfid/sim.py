@@ -354,6 +354,7 @@ class SimMfrc522:
         self._drop_pattern: list[bool] = []
         self._drop_index = 0
         self._garble = 0
+        self._garble_after = 0
         self._lost: int | None = None
         self._spi_fails = False
         self._powered = True
@@ -394,10 +395,13 @@ class SimMfrc522:
             if power_cycled:
                 self._hard_reset()
 
-    def garble_next(self, count: int = 1) -> None:
-        """Corrupt the next ``count`` answers from the card (a flipped bit the chip reports as a parity error)."""
+    def garble_next(self, count: int = 1, after: int = 0) -> None:
+        """Corrupt ``count`` answers from the card, once ``after`` more have gone through intact.
+
+        The corruption is a flipped bit, which the chip reports as a parity error.
+        """
         with self._lock:
-            self._garble += count
+            self._garble, self._garble_after = count, after
 
     def drop_pattern(self, pattern: Sequence[bool]) -> None:
         """Lose frames on air deterministically: ``pattern[i]`` True drops the i-th frame sent, cycling."""
@@ -655,7 +659,9 @@ class SimMfrc522:
         start = sent_at + reply.delay
         end = start + R.air_seconds(len(reply.data), reply.last_bits)
         data, errors = bytearray(reply.data), 0
-        if self._garble:
+        if self._garble and self._garble_after:
+            self._garble_after -= 1
+        elif self._garble:
             self._garble -= 1
             data[len(data) // 2] ^= 0x10
             errors |= R.ERR_PARITY
