@@ -652,6 +652,7 @@ def open_hub(
     readers: int = 4,
     on_health: Callable[[HealthReading], None] | None = None,
     reader_names: Mapping[int, str] | None = None,
+    baudrate: int = BAUDRATE,
     backend: str | None = None,
 ) -> SerialHub:
     """Open a hub (not yet started): the real port, or in simulation a ``SimulatedHub`` as ``hub.simulator``."""
@@ -667,6 +668,7 @@ def open_hub(
         name=name,
         on_health=on_health,
         reader_names=reader_names,
+        baudrate=baudrate,
         list_ports=list_ports,
     )
     hub.simulator = simulator

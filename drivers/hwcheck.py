@@ -43,6 +43,7 @@ class HubSpec:
     name: str
     serial_number: str | None = None
     port: str | None = None
+    baud: int = 115200
     readers: int = 4
 
 
@@ -51,8 +52,8 @@ class ButtonSpec:
     """A seat button on a GPIO pin (to ground, internal pull-up), with an optional LED."""
 
     name: str
-    pin: int | str
-    led_pin: int | str | None = None
+    gpio: int | str
+    led_gpio: int | str | None = None
     pull_up: bool = True
 
 
@@ -63,10 +64,11 @@ class DisplaySpec:
     name: str
     kind: Literal["ssd1306", "sh1106"] = "ssd1306"
     interface: Literal["i2c", "spi"] = "i2c"
-    bus: int = 1
+    i2c_bus: int = 1
     address: int = 0x3C
     mux_address: int | None = None
     mux_channel: int | None = None
+    spi_bus: int = 0
     spi_device: int = 0
     dc_pin: int = 24
     rst_pin: int = 25
@@ -120,8 +122,8 @@ def probe_hub(spec: HubSpec, backend: str | None = None, timeout: float = HUB_HE
         simulator = SimulatedHub(readers=spec.readers, serial_number=serial_number or f"SIM-{spec.name}")
         serial_number, port, list_ports = simulator.serial_number, None, simulator.comports
     try:
-        hub = SerialHub(lambda reading: None, serial_number=serial_number, port=port, name=spec.name,
-                        on_health=health.append, list_ports=list_ports)
+        hub = SerialHub(lambda reading: None, serial_number=serial_number, port=port or None, name=spec.name,
+                        on_health=health.append, list_ports=list_ports, baudrate=spec.baud)
     except ValueError as exc:
         return ProbeResult(spec.name, "hub", False, str(exc))
     hub.start()
@@ -147,14 +149,14 @@ def probe_button(spec: ButtonSpec, backend: str | None = None, pin_factory: Any 
 
     buttons = Buttons(lambda reading: None, backend=backend, pin_factory=pin_factory, threaded=False)
     try:
-        buttons.add(spec.name, spec.pin, pull_up=spec.pull_up, led_pin=spec.led_pin)
+        buttons.add(spec.name, spec.gpio, pull_up=spec.pull_up, led_pin=spec.led_gpio)
     except ValueError as exc:
         return ProbeResult(spec.name, "button", False, str(exc))
     try:
         if buttons.is_pressed(spec.name):
-            return ProbeResult(spec.name, "button", False, BUTTON_STUCK.format(pin=spec.pin))
-        led = f", LED on GPIO {spec.led_pin}" if spec.led_pin is not None else ""
-        return ProbeResult(spec.name, "button", True, BUTTON_FOUND.format(pin=spec.pin, led=led))
+            return ProbeResult(spec.name, "button", False, BUTTON_STUCK.format(pin=spec.gpio))
+        led = f", LED on GPIO {spec.led_gpio}" if spec.led_gpio is not None else ""
+        return ProbeResult(spec.name, "button", True, BUTTON_FOUND.format(pin=spec.gpio, led=led))
     finally:
         buttons.close()
 
@@ -164,7 +166,8 @@ def probe_display(spec: DisplaySpec, backend: str | None = None, simulation: Any
     from drivers.displays import Display
 
     try:
-        display = Display(spec.name, kind=spec.kind, interface=spec.interface, bus=spec.bus,
+        bus = spec.spi_bus if spec.interface == "spi" else spec.i2c_bus
+        display = Display(spec.name, kind=spec.kind, interface=spec.interface, bus=bus,
                           address=spec.address, mux_address=spec.mux_address, mux_channel=spec.mux_channel,
                           spi_device=spec.spi_device, dc_pin=spec.dc_pin, rst_pin=spec.rst_pin,
                           backend=backend, simulation=simulation)

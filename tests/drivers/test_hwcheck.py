@@ -25,9 +25,9 @@ def test_a_whole_simulated_table_checks_out(monkeypatch: pytest.MonkeyPatch) -> 
     specs = [
         ReaderSpec("pad1", bus=0, device=1, rst_pin=22),
         HubSpec("hub", serial_number="TLHUB-7", readers=6),
-        ButtonSpec("seat1", pin=17, led_pin=27),
-        DisplaySpec("screen1", bus=1, mux_address=0x70, mux_channel=2),
-        DisplaySpec("screen2", kind="sh1106", interface="spi", bus=0, spi_device=0),
+        ButtonSpec("seat1", gpio=17, led_gpio=27),
+        DisplaySpec("screen1", i2c_bus=1, mux_address=0x70, mux_channel=2),
+        DisplaySpec("screen2", kind="sh1106", interface="spi", spi_bus=0, spi_device=0),
     ]
     results = probe_all(specs, backend="sim")
     assert [r.ok for r in results] == [True] * 5, "\n".join(r.line() for r in results)
@@ -56,12 +56,12 @@ def test_a_missing_reader_module_or_a_failing_probe_is_one_line_not_a_crash(monk
 
 def test_a_display_that_is_not_there_is_reported_with_its_place() -> None:
     empty = SimulatedI2C(populate=False)
-    result = hwcheck.probe_display(DisplaySpec("screen3", bus=1, address=0x3D), "sim", simulation=empty)
+    result = hwcheck.probe_display(DisplaySpec("screen3", i2c_bus=1, address=0x3D), "sim", simulation=empty)
     assert not result.ok
     assert "nothing answers at 0x3D on I2C bus 1" in result.detail
     empty.add_panel(1, 0x3C, mux_address=0x71, mux_channel=0)
     wrong_channel = hwcheck.probe_display(
-        DisplaySpec("screen4", bus=1, mux_address=0x71, mux_channel=1), "sim", simulation=empty)
+        DisplaySpec("screen4", i2c_bus=1, mux_address=0x71, mux_channel=1), "sim", simulation=empty)
     assert not wrong_channel.ok
     assert "channel 1" in wrong_channel.detail
 
@@ -69,9 +69,9 @@ def test_a_display_that_is_not_there_is_reported_with_its_place() -> None:
 def test_a_stuck_or_unusable_button_is_reported() -> None:
     factory = MockFactory()
     factory.pin(5, pin_class=HeldDownPin)
-    stuck = hwcheck.probe_button(ButtonSpec("seat2", pin=5), pin_factory=factory)
+    stuck = hwcheck.probe_button(ButtonSpec("seat2", gpio=5), pin_factory=factory)
     assert stuck == ProbeResult("seat2", "button", False, hwcheck.BUTTON_STUCK.format(pin=5))
-    bad = hwcheck.probe_button(ButtonSpec("seat3", pin=99), "sim")
+    bad = hwcheck.probe_button(ButtonSpec("seat3", gpio=99), "sim")
     assert not bad.ok and "GPIO 99 cannot be used" in bad.detail
 
 
