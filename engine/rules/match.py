@@ -21,7 +21,7 @@ from engine.rules.common import (
     stage_name,
     with_res,
 )
-from engine.rules.effects import Ctx, apply_effects, hit_jersey, injure
+from engine.rules.effects import Ctx, apply_abilities, apply_effects, hit_jersey, injure
 from engine.state import Club, Held, Pending, Placed
 
 MATCH_TIMINGS = ("before_match", "during_match", "after_match")
@@ -183,7 +183,13 @@ def on_lineup(tx: Tx) -> None:
 
 
 def _mandatory(tx: Tx, seat: int, timing: str) -> None:
-    """Mandatory effects of the footballers who play, at a moment of the match."""
+    """Effects that happen by themselves at a moment of the match: the costless abilities of the club's cards
+    (footballers only when they play) and the mandatory ones of playing footballers."""
+    from engine.rules.flow import card_abilities
+
+    club = tx.club(seat)
+    for source, abilities in card_abilities(tx, club):
+        apply_abilities(tx, abilities, timing, Ctx(seat=seat, source=source, label=tx.name(source), roll=tx.event.get("roll")))
     club = tx.club(seat)
     for p in club.lineup or ():
         if p.card is None:
@@ -192,7 +198,7 @@ def _mandatory(tx: Tx, seat: int, timing: str) -> None:
         if held is None:
             continue
         for ability in side_of(tx.profile, held).abilities:
-            if ability.timing == timing and not ability.optional:
+            if ability.timing == timing and (not ability.optional or not ability.cost):
                 apply_effects(tx, ability.effects, Ctx(seat=seat, source=p.card, label=tx.name(p.card), roll=tx.event.get("roll")))
 
 
@@ -302,6 +308,8 @@ def on_kickoff(tx: Tx) -> None:
     if club.result is not None:
         raise E.NotAllowed(E.ALREADY_PLAYED.format(seat=seat))
     opponent: Opponent = tx.profile.cards[club.opponents[tx.state.week - 1]]  # type: ignore[assignment]
+    _mandatory(tx, seat, "during_match")
+    club = tx.club(seat)
     zones, scorers = resolve_zones(tx, club, opponent)
     goals = club.goals + sum(z.scored for z in zones)
     conceded = club.conceded + sum(z.conceded for z in zones)

@@ -6,7 +6,10 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Callable, Iterable
 
+import pytest
+
 import engine
+from engine import errors as E
 from engine.cards import (
     Ability,
     BoardMeeting,
@@ -121,3 +124,23 @@ def _prefer_pass(options: list[dict[str, Any]], turn: int) -> dict[str, Any]:
 def at_stage(profile: Profile, state: State, stage: str) -> State:
     """Play the simplest legal events until the stage begins."""
     return advance_until(profile, state, lambda s: s.stage == stage)
+
+
+def refused(profile: Any, state: State, event: dict[str, Any], error: type[Exception], text: str = "") -> str:
+    """The event is refused with that error class, and the state is left exactly as it was."""
+    before = state.to_dict()
+    with pytest.raises(error) as info:
+        engine.apply(profile, state, event)
+    assert isinstance(info.value, E.EngineError) and isinstance(info.value, ValueError | KeyError)
+    assert state.to_dict() == before
+    assert text in str(info.value)
+    return str(info.value)
+
+
+def tuesday(seats: tuple[int, ...] = (1, 2, 3, 4), first: int = 1, profile: Profile | None = None) -> tuple[Profile, State]:
+    """A game at the first Tuesday, with the First player chosen."""
+    profile = profile or demo()
+    events = setup_events(profile, list(seats))
+    events[-1] = {"type": "first_player", "seat": first}
+    state = at_stage(profile, run(profile, events), "tuesday")
+    return profile, state

@@ -5,26 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-import pytest
-
 import engine
 from engine import errors as E
 from engine.cards import Ability, Effect, Staff
 from engine.legal import setup_events
 from engine.state import Held, State
 
-from tests.engine.helpers import at_stage, club, demo, director, run, set_club, started, with_cards
-
-
-def refused(profile: Any, state: State, event: dict[str, Any], error: type[Exception], text: str = "") -> str:
-    """The event is refused with that error class, and the state is left exactly as it was."""
-    before = state.to_dict()
-    with pytest.raises(error) as info:
-        engine.apply(profile, state, event)
-    assert isinstance(info.value, E.EngineError) and isinstance(info.value, ValueError | KeyError)
-    assert state.to_dict() == before
-    assert text in str(info.value)
-    return str(info.value)
+from tests.engine.helpers import at_stage, club, demo, director, refused, run, set_club, started, tuesday, with_cards
 
 
 # --- Setup -----------------------------------------------------------------------------------------------------
@@ -134,16 +121,8 @@ def test_a_board_meeting_card_cannot_be_taken_twice_or_on_another_day() -> None:
 # --- Turns -----------------------------------------------------------------------------------------------------
 
 
-def _tuesday(seats=(1, 2, 3, 4), first: int = 1, profile=None) -> tuple[Any, State]:
-    profile = profile or demo()
-    events = setup_events(profile, list(seats))
-    events[-1] = {"type": "first_player", "seat": first}
-    state = at_stage(profile, run(profile, events), "tuesday")
-    return profile, state
-
-
 def test_turns_go_clockwise_from_the_first_player_and_others_must_wait() -> None:
-    profile, state = _tuesday(first=3)
+    profile, state = tuesday(first=3)
     assert state.turn == 3
     text = refused(profile, state, {"type": "hire_player", "seat": 2, "card": "pl_01"}, E.NotYourTurn)
     assert text == "Seat 2 cannot hire: it is Seat 3's turn (Tuesday)."
@@ -156,7 +135,7 @@ def test_turns_go_clockwise_from_the_first_player_and_others_must_wait() -> None
 
 
 def test_thursday_leads_to_matchday() -> None:
-    profile, state = _tuesday(seats=(1, 2))
+    profile, state = tuesday(seats=(1, 2))
     for _ in range(6):
         state = engine.apply(profile, state, {"type": "pass", "seat": state.turn}).state
     assert state.stage == "matchday"
@@ -172,7 +151,7 @@ def _staff_with_action() -> Staff:
 
 def test_one_action_per_day_plus_one_free_card_action_for_two_operation() -> None:
     profile = with_cards(demo(), _staff_with_action())
-    profile, state = _tuesday(seats=(1, 2), profile=profile)
+    profile, state = tuesday(seats=(1, 2), profile=profile)
     state = set_club(state, 1, res=(10, 0, 2, 0), staff=club(state, 1).staff + (Held("st_test_action"),))
     state = run(profile, [{"type": "office", "seat": 1}], state)
     assert state.turn == 1  # a free action is still possible
@@ -186,7 +165,7 @@ def test_one_action_per_day_plus_one_free_card_action_for_two_operation() -> Non
 
 def test_a_card_action_is_once_per_round_and_unexhausts_at_the_end_of_the_round() -> None:
     profile = with_cards(demo(), _staff_with_action())
-    profile, state = _tuesday(seats=(1,), profile=profile)
+    profile, state = tuesday(seats=(1,), profile=profile)
     state = set_club(state, 1, res=(10, 0, 0, 0), staff=club(state, 1).staff + (Held("st_test_action"),))
     state = run(profile, [{"type": "use_card", "seat": 1, "card": "st_test_action"}], state)
     assert state.stage == "wednesday"
@@ -197,20 +176,20 @@ def test_a_card_action_is_once_per_round_and_unexhausts_at_the_end_of_the_round(
 
 def test_a_free_action_without_two_operation_is_refused() -> None:
     profile = with_cards(demo(), _staff_with_action())
-    profile, state = _tuesday(seats=(1, 2), profile=profile)
+    profile, state = tuesday(seats=(1, 2), profile=profile)
     state = set_club(state, 1, res=(10, 0, 1, 0), staff=club(state, 1).staff + (Held("st_test_action"),), acted=True)
     refused(profile, state, {"type": "use_card", "seat": 1, "card": "st_test_action", "free": True}, E.NotEnoughResources, "2 Operation")
 
 
 def test_the_stage_marker_passes_to_the_next_seat_each_week() -> None:
-    profile, state = _tuesday(seats=(1, 2, 4), first=4)
+    profile, state = tuesday(seats=(1, 2, 4), first=4)
     state = at_stage(profile, state, "matchday")
     state = at_stage(profile, state, "monday")
     assert (state.week, state.first_seat) == (2, 1)
 
 
 def test_unknown_events_and_missing_fields_are_refused_with_a_sentence() -> None:
-    profile, state = _tuesday(seats=(1,))
+    profile, state = tuesday(seats=(1,))
     assert "There is no event" in refused(profile, state, {"type": "teleport", "seat": 1}, E.BadEvent)
     assert 'needs the field "card"' in refused(profile, state, {"type": "hire_player", "seat": 1}, E.BadEvent)
     refused(profile, state, {"type": "hire_player", "seat": 1, "card": "pl_nope"}, E.UnknownCard, 'There is no card "pl_nope"')
