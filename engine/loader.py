@@ -761,20 +761,24 @@ def _locate(folder: Path) -> tuple[dict[str, Path], dict[str, Any]]:
     return paths, meta
 
 
-def _build(folder: Path, paths: dict[str, Path], meta_doc: dict[str, Any]) -> Profile:
-    meta = _Fields(PROFILE_FILE, meta_doc)
+def build_profile(documents: Mapping[str, Any], source: Path, *, inherited_sample: bool = False) -> Profile:
+    """Validate parsed TOML documents (file name -> contents, every file of `ALL_FILES`) into a Profile."""
+    for file in ALL_FILES:
+        if file not in documents:
+            raise DataError(MISSING_FILE.format(file=file, folder=source))
+    meta = _Fields(PROFILE_FILE, documents[PROFILE_FILE])
     name = meta.str("name")
     sample = meta.bool("sample", False)
     description = meta.str("description", "")
-    inherit = meta.str("inherit", None, ("demo",))
+    meta.str("inherit", None, ("demo",))
     meta.done()
     refs = _Refs()
-    board = _board(_parse(paths[BOARD_FILE], BOARD_FILE), refs)
+    board = _board(documents[BOARD_FILE], refs)
     cards: dict[str, AnyCard] = {}
     files: dict[str, str] = {}
     for kind in CARD_KINDS:
         file = CARD_FILES[kind]
-        for card in _read_cards(kind, file, _parse(paths[file], file), refs):
+        for card in _read_cards(kind, file, documents[file], refs):
             if card.id in cards:
                 raise DataError(
                     FIELD_PROBLEM.format(
@@ -784,15 +788,20 @@ def _build(folder: Path, paths: dict[str, Path], meta_doc: dict[str, Any]) -> Pr
             cards[card.id] = card
             files[card.id] = file
     _check(cards, files, board, refs)
-    inherited = inherit == "demo" and any(p.parent == DEMO_FOLDER for p in paths.values()) and folder != DEMO_FOLDER
     return Profile(
         name=name,
         cards=MappingProxyType(cards),
         board=board,
-        source=folder,
-        sample=sample or (inherited and _demo_is_sample()),
+        source=source,
+        sample=sample or inherited_sample,
         description=description,
     )
+
+
+def _build(folder: Path, paths: dict[str, Path], meta_doc: dict[str, Any]) -> Profile:
+    documents = {file: meta_doc if file == PROFILE_FILE else _parse(path, file) for file, path in paths.items()}
+    inherited = folder != DEMO_FOLDER and any(p.parent == DEMO_FOLDER for p in paths.values())
+    return build_profile(documents, folder, inherited_sample=inherited and _demo_is_sample())
 
 
 def _demo_is_sample() -> bool:
