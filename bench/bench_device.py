@@ -1,0 +1,182 @@
+"""The running simulated table: start to ready, memory with the page open, idle CPU, and tap-to-screen latency.
+
+Starts ``touchline run --sim`` as a separate process on a free port (as ``make run`` does), drives it only through
+its web API the way the page does, and reads the process's own figures from /proc.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+READY_TARGET_S = 2.0
+RSS_TARGET_MB = 80.0
+IDLE_CPU_TARGET_PCT = 2.0
+TAP_TARGET_MS = 50.0
+IDLE_SECONDS = 5.0
+TAPS = 15
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def running_table(db: Path, port: int) -> Iterator[tuple[subprocess.Popen[bytes], float]]:
+    """Start the simulated table; yield the process and the seconds it took until the page answered."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.pop("TOUCHLINE_TABLE", None)
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "device.cli", "--log-level", "WARNING", "run", "--sim", "--port", str(port), "--db", str(db)],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    try:
+        ready = None
+        deadline = started + 30
+        while time.perf_counter() < deadline and process.poll() is None:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/", timeout=1.0).status_code == 200:
+                    ready = time.perf_counter() - started
+                    break
+            except httpx.TransportError:
+                time.sleep(0.01)
+        if ready is None:
+            error = process.stderr.read().decode(errors="replace") if process.poll() is not None and process.stderr else ""
+            raise RuntimeError(f"the simulated table did not start: {error.strip()[-800:]}")
+        yield process, ready
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process, in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS in /proc")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def open_page(base: str, stop: threading.Event) -> threading.Thread:
+    """Keep the page's live stream open in a thread, as a browser showing the table does."""
+
+    def listen() -> None:
+        with httpx.Client(timeout=None) as client, client.stream("GET", f"{base}/api/live") as stream:
+            for _ in stream.iter_bytes():
+                if stop.is_set():
+                    return
+
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    return thread
+
+
+def unlock(client: httpx.Client, db: Path) -> None:
+    """Log in with the table's PIN (read from the log, as `touchline pin` does) and keep the CSRF token."""
+    from device.store import EventStore
+
+    with EventStore(db) as store:
+        pin = store.table_pin()
+    answer = client.post("/api/session", json={"pin": pin})
+    answer.raise_for_status()
+    client.headers["x-csrf-token"] = answer.json()["csrf"]
+
+
+def screen_version(client: httpx.Client, screen: str) -> int:
+    """The version of a screen's content (it goes up each time the screen shows something new)."""
+    return int(client.get("/api/state").json()["screens"][screen]["version"])
+
+
+def tap_latencies(client: httpx.Client) -> list[float]:
+    """Milliseconds from a card put on seat 1's pad until seat 1's screen shows the answer, per tap."""
+    client.post("/api/actions/new-game", json={"clubs": [{"seat": n, "name": f"Club {n}"} for n in (1, 2, 3, 4)]})
+    # Cards of every kind in turn, so that each tap gets an answer different from the one before.
+    by_kind: dict[str, list[str]] = {}
+    for card in client.get("/api/deck").json():
+        by_kind.setdefault(card["kind"], []).append(card["id"])
+    cards = [card for round_ in zip(*by_kind.values()) for card in round_]
+    latencies = []
+    for card in cards[:TAPS]:
+        before = screen_version(client, "seat1.screen")
+        started = time.perf_counter()
+        client.post("/api/sim/place", json={"pad": "seat1.tap", "card": card}).raise_for_status()
+        while screen_version(client, "seat1.screen") == before:
+            if time.perf_counter() - started > 2.0:
+                break
+        else:
+            latencies.append((time.perf_counter() - started) * 1000)
+        client.post("/api/sim/lift", json={"pad": "seat1.tap"})
+        time.sleep(0.05)
+    return latencies
+
+
+def measure() -> dict[str, Any]:
+    """Run the table once and collect every figure."""
+    with tempfile.TemporaryDirectory(prefix="touchline-bench-") as tmp:
+        db = Path(tmp) / "bench.db"
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        with running_table(db, port) as (process, ready), httpx.Client(base_url=base, timeout=5.0) as client:
+            stop = threading.Event()
+            open_page(base, stop)
+            client.get("/")
+            unlock(client, db)
+            taps = tap_latencies(client)
+            time.sleep(1.0)  # let the last screen updates settle before calling the table idle
+            cpu_before = cpu_seconds(process.pid)
+            time.sleep(IDLE_SECONDS)
+            idle = (cpu_seconds(process.pid) - cpu_before) / IDLE_SECONDS * 100
+            rss = rss_mb(process.pid)
+            stop.set()
+    return {"ready_s": ready, "rss_mb": rss, "idle_cpu_pct": idle, "tap_ms": taps}
+
+
+def main() -> bool:
+    """Print each figure next to its target; False when one is missed."""
+    figures = measure()
+    taps = figures["tap_ms"]
+    tap_median = statistics.median(taps) if taps else float("inf")
+    rows = [
+        ("start to ready", figures["ready_s"], READY_TARGET_S, "s"),
+        ("resident memory with the page open", figures["rss_mb"], RSS_TARGET_MB, "MB"),
+        ("CPU while idle", figures["idle_cpu_pct"], IDLE_CPU_TARGET_PCT, "% of a core"),
+        (f"tap to screen, median of {len(taps)}/{TAPS} taps", tap_median, TAP_TARGET_MS, "ms"),
+    ]
+    # A tap whose answer reads exactly like the one before leaves the screen as it was; most must show something.
+    ok = len(taps) >= TAPS // 2
+    for name, value, target, unit in rows:
+        met = value <= target
+        ok &= met
+        print(f"   {name:<42} {value:8.2f} {unit:<12} (target <= {target:g})  {'ok' if met else 'MISSED'}")
+    return ok
+
+
+if __name__ == "__main__":
+    sys.exit(0 if main() else 1)
