@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+import engine
 from fastapi import Depends, Request
 
 from web import errors
@@ -37,6 +38,12 @@ async def require_pin(request: Request, guard: GuardDep) -> str:
         token = str((await request.form()).get(CSRF_FIELD) or "") or None
     guard.check_csrf(sid, token)
     return sid
+
+
+def profile_of(table: Table) -> engine.Profile:
+    """The deck and board profile the table plays with (the demo one when the table does not say)."""
+    profile = getattr(table, "profile", None)
+    return profile if profile is not None else engine.load_profile()
 
 
 def get_sim(table: TableDep) -> SimulatedHardware:

@@ -55,3 +55,7 @@ class Table(Protocol):
     @property
     def sim(self) -> SimulatedHardware | None:
         """The simulated hardware, or None on a real table."""
+
+    @property
+    def profile(self) -> Any:
+        """The ``engine.Profile`` (deck and board profile) the table plays with: setup deals and pitch limits."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+import engine
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 Seat = Annotated[int, Field(ge=1, le=4, description="a seat at the table, 1–4")]
@@ -32,28 +33,33 @@ class Login(Body):
 
 
 class ClubSetup(Body):
-    """One club at a new game: its seat, name, Director from the draft, Opponents dealt and Objectives."""
+    """One club at a new game: seat and name, then the cards it got at setup (any left out are dealt by the table)."""
 
     seat: Seat
     name: Name
-    directors: list[CardId] = Field(default_factory=list, max_length=3)
-    opponents: list[CardId] = Field(default_factory=list, max_length=12)
-    objectives: list[CardId] = Field(default_factory=list, max_length=4)
+    directors: list[CardId] = Field(default_factory=list, max_length=3, description="the Directors kept after the draft")
+    veteran: CardId | None = None
+    youngster: CardId | None = None
+    opponents: list[CardId] = Field(default_factory=list, max_length=12, description="Opponent cards dealt, in order")
+    objective: CardId | None = None
+    tactic: CardId | None = None
 
 
 class NewGame(Body):
-    """A new game: the clubs at the table and the optional modules chosen."""
+    """A new game: the clubs at the table, who starts, and the optional modules chosen."""
 
     clubs: list[ClubSetup] = Field(min_length=1, max_length=4)
+    first_seat: Seat | None = None
     options: dict[Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,32}$")], bool] = Field(default_factory=dict)
 
-    @field_validator("clubs")
-    @classmethod
-    def _seats_differ(cls, clubs: list[ClubSetup]) -> list[ClubSetup]:
-        seats = [c.seat for c in clubs]
+    @model_validator(mode="after")
+    def _seats_differ(self) -> NewGame:
+        seats = [c.seat for c in self.clubs]
         if len(set(seats)) != len(seats):
             raise ValueError("two clubs cannot sit at the same seat")
-        return clubs
+        if self.first_seat is not None and self.first_seat not in seats:
+            raise ValueError(f"the first player must be one of the seats playing ({', '.join(map(str, seats))})")
+        return self
 
 
 class Placement(Body):
@@ -66,28 +72,66 @@ class Placement(Body):
 
 
 class Lineup(Body):
-    """A club's lineup for Matchday: ten jersey markers in the nine zones."""
+    """A club's lineup for Matchday: ten jersey markers in the nine zones, and Fanbase on the Stands."""
 
     seat: Seat
-    placements: list[Placement] = Field(min_length=10, max_length=10)
-    tactic: CardId | None = None
+    players: list[Placement] = Field(min_length=10, max_length=10)
+    stands: Annotated[int, Field(ge=0, le=6)] = 0
 
     @model_validator(mode="after")
     def _distinct_numbers(self) -> Lineup:
-        numbers = [p.jersey for p in self.placements if p.jersey is not None]
+        numbers = [p.jersey for p in self.players if p.jersey is not None]
         if len(set(numbers)) != len(numbers):
             raise ValueError("two jersey markers cannot carry the same number in one match")
         return self
 
 
-class Correction(Body):
-    """Set one tracked number by hand, with the reason recorded beside it."""
+class SeatOnly(Body):
+    """An action that only names the seat (kick off the match)."""
+
+    seat: Seat
+
+
+class TacticPlayed(Body):
+    """The Tactic card a club plays this match."""
+
+    seat: Seat
+    card: CardId
+
+
+class Adjust(Body):
+    """Change one tracked number by hand, with the reason recorded beside it (an event like any other)."""
 
     seat: Seat | None = None
-    field: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64,
-                                            pattern=r"^[a-z_]+(\.[A-Za-z0-9_]+)*$")]
-    value: Annotated[int, Field(ge=-99, le=999)]
+    what: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40,
+                                           pattern=r"^[a-z_]+(:[a-z_]+)?$")]
+    delta: Annotated[int, Field(ge=-99, le=99)]
     reason: Annotated[str, StringConstraints(strip_whitespace=True, min_length=3, max_length=200)]
+    card: CardId | None = None
+    team: Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]{1,40}$")] | None = None
+
+    @field_validator("delta")
+    @classmethod
+    def _not_zero(cls, delta: int) -> int:
+        if delta == 0:
+            raise ValueError("a correction must change the number (delta cannot be 0)")
+        return delta
+
+
+class Event(BaseModel):
+    """Any event the rules know (see the ``type`` list), for a table driven from the page alone."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,32}$")]
+    seat: Seat | None = None
+
+    @field_validator("type")
+    @classmethod
+    def _known(cls, kind: str) -> str:
+        if kind not in engine.EVENT_TYPES:
+            raise ValueError(f"unknown event type {kind!r}; the rules know " + ", ".join(sorted(engine.EVENT_TYPES)))
+        return kind
 
 
 class Enrol(Body):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi import FastAPI
@@ -44,9 +45,36 @@ def csrf(client: TestClient) -> dict[str, str]:
     return unlock(client)
 
 
-TWO_CLUBS = {"clubs": [{"seat": 1, "name": "Middleham Local Club", "directors": ["dir_accountant", "dir_legend",
-                                                                                "dir_mayor"]},
+TWO_CLUBS = {"clubs": [{"seat": 1, "name": "Middleham Local Club", "directors": ["dir_04", "dir_05", "dir_06"]},
                        {"seat": 2, "name": "Riverside Town"}]}
+
+
+def play_until(client: TestClient, csrf: dict[str, str], stage: str, limit: int = 200) -> dict[str, Any]:
+    """Answer whatever the table waits for (Board meeting cards, rolls, keeps, passes) until ``stage``."""
+    used: set[str] = set()
+    for turn in range(limit):
+        game = client.get("/api/state").json()["game"]
+        if game["stage"] == stage:
+            return game
+        wait = game["awaiting"][0]
+        seat, need = wait["seat"], wait["need"]
+        if need == "card":
+            card = next(c["id"] for c in client.get("/api/deck", params={"kind": "board_meeting"}).json()
+                        if c["id"] not in used)
+            used.add(card)
+            event: dict[str, Any] = {"type": "board_meeting", "seat": seat, "card": card}
+        elif need == "roll":
+            # Vary the value: the same roll again would tie the same Directors' votes again.
+            event = {"type": "roll", "seat": seat, "value": 1 + turn % 6, **({"team": wait["team"]} if wait.get("team") else {})}
+        elif need == "keep_or_reroll":
+            event = {"type": "keep", "seat": seat}
+        elif need == "action":
+            event = {"type": "pass", "seat": seat}
+        else:
+            raise AssertionError(f"cannot answer {wait}")
+        response = client.post("/api/actions/event", json=event, headers=csrf)
+        assert response.status_code == 200, response.text
+    raise AssertionError(f"the game did not reach {stage}")
 
 
 @pytest.fixture

@@ -1,27 +1,44 @@
-"""Actions through the page: new game, lineup, corrections, undo and enrolment; refusals change nothing."""
+"""Actions through the page: new game, lineup and match, corrections, undo and enrolment; refusals change nothing."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from engine.legal import auto_lineup
 from fastapi.testclient import TestClient
 
 from web import testing
 from web.testing import StandInTable
 
-from .conftest import TWO_CLUBS
+from .conftest import TWO_CLUBS, play_until
 from .test_security import LINEUP
 
 
-def test_new_game_shows_every_club_on_the_table_view(client: TestClient, table: StandInTable,
-                                                     csrf: dict[str, str]) -> None:
-    response = client.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
-    assert response.status_code == 200
-    assert table.actions[-1]["type"] == "new_game"
-    assert table.actions[-1]["clubs"][0]["directors"] == ["dir_accountant", "dir_legend", "dir_mayor"]
+def test_new_game_deals_what_the_form_left_out_and_keeps_what_it_chose(
+        client: TestClient, table: StandInTable, csrf: dict[str, str]) -> None:
+    body = {"clubs": [{"seat": 1, "name": "Middleham Local Club", "directors": ["dir_04"], "objective": "obj_03"},
+                      {"seat": 3, "name": "Downtown Athletic"}], "first_seat": 3}
+    response = client.post("/api/actions/new-game", json=body, headers=csrf)
+    assert response.status_code == 200, response.text
     view = client.get("/api/state").json()["game"]
-    assert {c["seat"] for c in view["clubs"]} == {1, 2}
+    middleham, downtown = view["clubs"]
+    assert [d["id"] for d in middleham["directors"]][0] == "dir_04"
+    assert len(middleham["directors"]) == len(downtown["directors"]) == table.profile.board.setup.directors_kept
+    assert not {d["id"] for d in middleham["directors"]} & {d["id"] for d in downtown["directors"]}
+    assert middleham["objective"] == "obj_03"
+    assert view["first_seat"] == 3
+    assert view["stage"] == "monday"
+
+
+def test_a_setup_the_rules_refuse_is_a_409_and_no_game_starts(client: TestClient, table: StandInTable,
+                                                              csrf: dict[str, str]) -> None:
+    # Two clubs cannot keep the same Director.
+    body = {"clubs": [{"seat": 1, "name": "A", "directors": ["dir_01"]}, {"seat": 2, "name": "B", "directors": ["dir_01"]}]}
+    response = client.post("/api/actions/new-game", json=body, headers=csrf)
+    assert response.status_code == 409
+    assert response.json()["detail"] == f"{table.profile.cards['dir_01'].name} already belongs to Seat 1."
+    assert table.state is None
 
 
 def test_a_refusal_by_the_rules_is_a_409_with_its_sentence_and_changes_nothing(
@@ -29,7 +46,46 @@ def test_a_refusal_by_the_rules_is_a_409_with_its_sentence_and_changes_nothing(
     before = table.snapshot()
     response = client.post("/api/actions/lineup", json=LINEUP, headers=game)
     assert response.status_code == 409
-    assert response.json()["detail"] == testing.NOT_MATCHDAY.format(seat=1, day="Monday")
+    assert "Matchday" in response.json()["detail"]
+    assert table.snapshot() == before
+
+
+def test_an_unknown_card_is_refused_with_a_sentence_not_a_500(client: TestClient, game: dict[str, str]) -> None:
+    response = client.post("/api/actions/event", json={"type": "board_meeting", "seat": 1, "card": "bm_nope"},
+                           headers=game)
+    assert response.status_code == 409
+    assert "bm_nope" in response.json()["detail"]
+
+
+def test_matchday_lineup_then_kickoff_records_the_zone_by_zone_result(
+        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+    play_until(client, game, "matchday")
+    assert table.state is not None
+    club = table.state.club(1)
+    assert club is not None
+    lineup = {k: v for k, v in auto_lineup(table.profile, club).items() if k != "type"}
+    fitness = client.get("/api/state").json()["game"]["clubs"][0]["resources"]["fitness"]
+    assert client.post("/api/actions/lineup", json=lineup, headers=game).status_code == 200
+    cards = sum(1 for p in lineup["players"] if p["card"])
+    assert client.get("/api/state").json()["game"]["clubs"][0]["resources"]["fitness"] == fitness - cards
+    response = client.post("/api/actions/kickoff", json={"seat": 1}, headers=game)
+    assert response.status_code == 200
+    result = next(a for a in response.json()["result"]["announcements"] if a["kind"] == "result")
+    assert len(result["zones"]) == 9
+    assert sum(z["scored"] for z in result["zones"]) == result["goals"]
+    club_view = client.get("/api/state").json()["game"]["clubs"][0]
+    assert club_view["match"]["result"] == result["result"]
+
+
+def test_a_lineup_breaking_the_rules_is_refused_with_the_engines_sentence(
+        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+    play_until(client, game, "matchday")
+    crowded = {**LINEUP, "players": [{**p, "zone": "def_left"} if i < 2 else p
+                                     for i, p in enumerate(LINEUP["players"])]}
+    before = table.snapshot()
+    response = client.post("/api/actions/lineup", json=crowded, headers=game)
+    assert response.status_code == 409
+    assert "def_left" in response.json()["detail"] or "Def left" in response.json()["detail"]
     assert table.snapshot() == before
 
 
@@ -39,18 +95,25 @@ BAD_BODIES: list[tuple[str, Any, str]] = [
     ("/api/actions/new-game", {"clubs": [{"seat": 1, "name": ""}]}, "clubs.0.name"),
     ("/api/actions/new-game", {"clubs": [{"seat": 1, "name": "A", "directors": ["not a card"]}]}, "clubs.0.directors.0"),
     ("/api/actions/new-game", {"clubs": [{"seat": 1, "name": "A"}], "colour": "red"}, "colour"),
-    ("/api/actions/new-game", {"clubs": [{"seat": 1, "name": "A"}, {"seat": 1, "name": "B"}]}, "clubs"),
-    ("/api/actions/lineup", {"seat": 1}, "placements"),
-    ("/api/actions/lineup", {**LINEUP, "placements": LINEUP["placements"][:9]}, "placements"),
-    ("/api/actions/lineup", {**LINEUP, "placements": [{**LINEUP["placements"][0], "zone": "goal"}]
-                             + LINEUP["placements"][1:]}, "placements.0.zone"),
-    ("/api/actions/lineup", {**LINEUP, "placements": [{**LINEUP["placements"][0], "jersey": 3}]
-                             + LINEUP["placements"][1:]}, "body"),
+    ("/api/actions/new-game", {"clubs": [{"seat": 1, "name": "A"}, {"seat": 1, "name": "B"}]}, "body"),
+    ("/api/actions/new-game", {"clubs": [{"seat": 1, "name": "A"}], "first_seat": 2}, "body"),
+    ("/api/actions/lineup", {"seat": 1}, "players"),
+    ("/api/actions/lineup", {**LINEUP, "players": LINEUP["players"][:9]}, "players"),
+    ("/api/actions/lineup", {**LINEUP, "players": [{**LINEUP["players"][0], "zone": "goal"}]
+                             + LINEUP["players"][1:]}, "players.0.zone"),
+    ("/api/actions/lineup", {**LINEUP, "players": [{**LINEUP["players"][0], "jersey": 3}]
+                             + LINEUP["players"][1:]}, "body"),
     ("/api/actions/lineup", {**LINEUP, "seat": "one"}, "seat"),
-    ("/api/actions/correction", {"seat": 1, "field": "resources.budget", "value": 3}, "reason"),
-    ("/api/actions/correction", {"seat": 1, "field": "budget; drop", "value": 3, "reason": "typo"}, "field"),
-    ("/api/actions/correction", {"seat": 1, "field": "resources.budget", "value": 10**6, "reason": "typo"}, "value"),
-    ("/api/actions/enrol", {"uid": "zz", "card": "pl_gonzalez"}, "uid"),
+    ("/api/actions/lineup", {**LINEUP, "stands": -1}, "stands"),
+    ("/api/actions/kickoff", {}, "seat"),
+    ("/api/actions/tactic", {"seat": 1}, "card"),
+    ("/api/actions/correction", {"seat": 1, "what": "budget", "delta": 3}, "reason"),
+    ("/api/actions/correction", {"seat": 1, "what": "budget; drop", "delta": 3, "reason": "typo"}, "what"),
+    ("/api/actions/correction", {"seat": 1, "what": "budget", "delta": 0, "reason": "typo"}, "delta"),
+    ("/api/actions/correction", {"seat": 1, "what": "budget", "delta": 10**6, "reason": "typo"}, "delta"),
+    ("/api/actions/event", {"type": "teleport", "seat": 1}, "type"),
+    ("/api/actions/event", {"seat": 1}, "type"),
+    ("/api/actions/enrol", {"uid": "zz", "card": "pl_01"}, "uid"),
     ("/api/sim/place", {"pad": "seat1"}, "card"),
     ("/api/sim/press", {}, "button"),
     ("/api/session", {"pin": ""}, "pin"),
@@ -78,24 +141,23 @@ def test_garbage_instead_of_json_is_a_422_not_a_500(client: TestClient, game: di
 
 def test_a_correction_is_recorded_with_its_reason_and_can_be_undone(
         client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
-    body = {"seat": 2, "field": "resources.budget", "value": 7, "reason": "forgot the Sponsor income"}
+    budget = client.get("/api/state").json()["game"]["clubs"][1]["resources"]["budget"]
+    body = {"seat": 2, "what": "budget", "delta": 3, "reason": "forgot the Sponsor income"}
     assert client.post("/api/actions/correction", json=body, headers=game).status_code == 200
     state = client.get("/api/state").json()
-    assert state["game"]["clubs"][1]["resources"]["budget"] == 7
+    assert state["game"]["clubs"][1]["resources"]["budget"] == budget + 3
     assert "forgot the Sponsor income" in state["log"][-1]["text"]
     assert client.post("/api/actions/undo", headers=game).status_code == 200
     state = client.get("/api/state").json()
-    assert state["game"]["clubs"][1]["resources"]["budget"] == 3
-    assert all("Sponsor income" not in item["text"] for item in state["log"])
+    assert state["game"]["clubs"][1]["resources"]["budget"] == budget
 
 
-def test_correcting_a_number_that_is_not_tracked_is_refused(
-        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+def test_a_correction_below_zero_is_refused(client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
     before = table.snapshot()
-    body = {"seat": 1, "field": "resources.gold", "value": 7, "reason": "there is no gold"}
+    body = {"seat": 1, "what": "budget", "delta": -99, "reason": "there is no such debt"}
     response = client.post("/api/actions/correction", json=body, headers=game)
     assert response.status_code == 409
-    assert response.json()["detail"] == testing.UNKNOWN_FIELD.format(field="resources.gold")
+    assert "Budget" in response.json()["detail"]
     assert table.snapshot() == before
 
 
@@ -109,17 +171,17 @@ def test_enrolment_waits_for_a_tap_then_binds_the_tag_to_the_card_picked(
         client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
     assert client.post("/api/actions/enrol/start", headers=game).status_code == 200
     assert client.get("/api/state").json()["enrolment"] == {"state": "waiting"}
-    assert client.post("/api/sim/place", json={"pad": "seat2", "card": "st_doctor"}, headers=game).status_code == 200
+    assert client.post("/api/sim/place", json={"pad": "seat2", "card": "st_02"}, headers=game).status_code == 200
     enrolment = client.get("/api/state").json()["enrolment"]
     assert enrolment["state"] == "tapped" and enrolment["pad"] == "seat2"
-    response = client.post("/api/actions/enrol", json={"uid": enrolment["uid"], "card": "st_doctor"}, headers=game)
+    response = client.post("/api/actions/enrol", json={"uid": enrolment["uid"], "card": "st_02"}, headers=game)
     assert response.status_code == 200
-    assert table.enrolled == {enrolment["uid"]: "st_doctor"}
+    assert table.enrolled == {enrolment["uid"]: "st_02"}
     assert client.get("/api/state").json()["enrolment"] is None
 
 
 def test_enrolling_before_any_tap_is_refused(client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
-    response = client.post("/api/actions/enrol", json={"uid": "04-A3-1F-10", "card": "st_doctor"}, headers=game)
+    response = client.post("/api/actions/enrol", json={"uid": "04-A3-1F-10", "card": "st_02"}, headers=game)
     assert response.status_code == 409
     assert response.json()["detail"] == testing.NOT_WAITING
     assert table.enrolled == {}

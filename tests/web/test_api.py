@@ -16,12 +16,15 @@ def test_state_before_a_game_says_no_game(client: TestClient) -> None:
 def test_state_shows_the_running_game(client: TestClient, game: dict[str, str]) -> None:
     view = client.get("/api/state").json()["game"]
     assert [c["name"] for c in view["clubs"]] == ["Middleham Local Club", "Riverside Town"]
-    teams = {row["team"] for row in view["league"]}
-    assert {"Middleham Local Club", "Riverside Town", "Downtown United"} <= teams
+    names = {row["name"] for row in view["league"]}
+    assert {"Middleham Local Club", "Riverside Town", "Downtown United"} <= names
+    assert [d["id"] for d in view["clubs"][0]["directors"]] == ["dir_04", "dir_05", "dir_06"]
 
 
 def test_deck_search_matches_words_of_the_name_or_id(client: TestClient, table: StandInTable) -> None:
-    assert [c["id"] for c in client.get("/api/deck", params={"q": "down"}).json()] == ["opp_downtown"]
+    found = client.get("/api/deck", params={"q": "downtown"}).json()
+    assert found and all("downtown" in f"{c['id']} {c['name']}".lower() for c in found)
+    assert client.get("/api/deck", params={"q": "downtown zebra"}).json() == []
     directors = client.get("/api/deck", params={"kind": "director"}).json()
     assert directors and all(c["kind"] == "director" for c in directors)
     assert len(client.get("/api/deck").json()) == len(table.deck())
@@ -42,9 +45,19 @@ def test_session_reports_locked_then_unlocked(client: TestClient) -> None:
 def test_openapi_documents_every_action_and_its_body(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     paths = schema["paths"]
-    for path in ("/api/state", "/api/deck", "/api/live", "/api/session", "/api/actions/new-game",
-                 "/api/actions/lineup", "/api/actions/correction", "/api/actions/undo", "/api/actions/enrol",
+    for path in ("/api/state", "/api/deck", "/api/live", "/api/session", "/api/rules", "/api/actions/new-game",
+                 "/api/actions/lineup", "/api/actions/tactic", "/api/actions/kickoff", "/api/actions/correction",
+                 "/api/actions/event", "/api/actions/undo", "/api/actions/enrol",
                  "/api/sim/place", "/api/sim/press", "/api/sim/hold", "/api/sim/lift"):
         assert path in paths, path
     lineup = schema["components"]["schemas"]["Placement"]["properties"]
     assert set(lineup) == {"zone", "jersey", "card", "style"}
+
+
+def test_rules_give_the_lineup_limits_of_the_board_profile(client: TestClient, table: StandInTable) -> None:
+    pitch = client.get("/api/rules").json()["pitch"]
+    board = table.profile.board.pitch
+    assert (pitch["wing"], pitch["central"], pitch["total"]) == (board.wing_capacity, board.centre_capacity,
+                                                                 board.on_pitch)
+    assert pitch["sections"] == dict(board.section_max)
+    assert len(pitch["zones"]) == 9

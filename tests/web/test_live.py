@@ -43,9 +43,9 @@ def test_the_stream_opens_with_the_current_snapshot_then_follows_every_change(se
             assert http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf).status_code == 200
             second = json.loads(next(incoming)["data"])
             assert [c["name"] for c in second["game"]["clubs"]] == ["Middleham Local Club", "Riverside Town"]
-            http.post("/api/sim/place", json={"pad": "seat1", "card": "bm_tv_rights"}, headers=csrf)
+            assert http.post("/api/sim/place", json={"pad": "seat1", "card": "bm_01"}, headers=csrf).status_code == 200
             third = json.loads(next(incoming)["data"])
-            assert third["log"][-1]["kind"] == "board_card"
+            assert third["log"][-1]["kind"] == "board_meeting_card"
 
 
 def test_stopping_the_server_ends_open_streams() -> None:

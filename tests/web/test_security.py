@@ -13,7 +13,7 @@ from web.testing import StandInTable
 
 from .conftest import TWO_CLUBS
 
-LINEUP = {"seat": 1, "placements": [
+LINEUP = {"seat": 1, "stands": 0, "players": [
     {"zone": z, "jersey": n, "card": None, "style": "attack"}
     for z, n in [("def_left", 2), ("def_centre", 3), ("def_centre", 4), ("def_right", 5), ("mid_left", 6),
                  ("mid_centre", 7), ("mid_centre", 8), ("mid_right", 9), ("fwd_centre", 10), ("fwd_centre", 11)]]}
@@ -22,12 +22,15 @@ CHANGES: list[tuple[str, dict[str, Any]]] = [
     ("/api/session/logout", {}),
     ("/api/actions/new-game", TWO_CLUBS),
     ("/api/actions/lineup", LINEUP),
-    ("/api/actions/correction", {"seat": 1, "field": "resources.budget", "value": 9, "reason": "forgot a Sponsor"}),
+    ("/api/actions/tactic", {"seat": 1, "card": "tac_01"}),
+    ("/api/actions/kickoff", {"seat": 1}),
+    ("/api/actions/correction", {"seat": 1, "what": "budget", "delta": 2, "reason": "forgot a Sponsor"}),
+    ("/api/actions/event", {"type": "board_meeting", "seat": 1, "card": "bm_01"}),
     ("/api/actions/undo", {}),
     ("/api/actions/enrol/start", {}),
     ("/api/actions/enrol", {"uid": "04-A3-1F-10", "card": "pl_gonzalez"}),
     ("/api/actions/enrol/cancel", {}),
-    ("/api/sim/place", {"pad": "seat1", "card": "bm_tv_rights"}),
+    ("/api/sim/place", {"pad": "seat1", "card": "bm_01"}),
     ("/api/sim/lift", {"pad": "seat1"}),
     ("/api/sim/press", {"button": "seat1"}),
     ("/api/sim/hold", {"button": "seat1"}),
@@ -36,7 +39,7 @@ CHANGES: list[tuple[str, dict[str, Any]]] = [
 
 def frozen(table: StandInTable) -> tuple[Any, ...]:
     """Everything a refused request must leave as it was."""
-    return table.snapshot(), list(table.actions), dict(table.enrolled), dict(table.sim.on_pad)
+    return table.snapshot(), list(table.actions), list(table.events), dict(table.enrolled), dict(table.sim.on_pad)
 
 
 @pytest.mark.parametrize(("path", "body"), CHANGES)
@@ -72,7 +75,8 @@ def test_a_request_from_another_site_is_refused_even_with_the_session(
 
 
 def test_the_tables_own_origin_is_accepted(client: TestClient, game: dict[str, str]) -> None:
-    response = client.post("/api/actions/undo", headers={**game, "origin": "http://table.local"})
+    body = {"seat": 1, "what": "budget", "delta": 1, "reason": "found a coin"}
+    response = client.post("/api/actions/correction", json=body, headers={**game, "origin": "http://table.local"})
     assert response.status_code == 200
 
 
@@ -91,14 +95,17 @@ def test_the_csrf_token_belongs_to_its_session(app: Any, table: StandInTable) ->
         bob.post("/api/session", json={"pin": table.pin})
         response = bob.post("/api/actions/new-game", json=TWO_CLUBS, headers={"x-csrf-token": alice_token})
         assert response.status_code == 403
-        assert table.game is None
+        assert table.state is None
 
 
 def test_a_form_post_carries_its_token_in_a_field(client: TestClient, table: StandInTable,
                                                   game: dict[str, str]) -> None:
+    client.post("/api/actions/correction", json={"seat": 1, "what": "budget", "delta": 1, "reason": "coin"},
+                headers=game)
+    played = len(table.events)
     response = client.post("/api/actions/undo", data={"csrf_token": game["x-csrf-token"]})
     assert response.status_code == 200
-    assert table.game is None  # the new game was undone
+    assert len(table.events) == played - 1
 
 
 def test_the_session_cookie_is_httponly_and_same_site_strict(client: TestClient) -> None:
@@ -123,7 +130,7 @@ def test_login_from_another_site_is_refused(client: TestClient) -> None:
 def test_after_logout_changes_are_refused_again(client: TestClient, table: StandInTable, csrf: dict[str, str]) -> None:
     assert client.post("/api/session/logout", headers=csrf).status_code == 200
     assert client.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf).status_code == 403
-    assert table.game is None
+    assert table.state is None
 
 
 def test_too_many_wrong_pins_lock_out_even_the_right_one_for_a_while() -> None:

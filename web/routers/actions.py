@@ -7,8 +7,10 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request, Response
 
 from web import models
-from web.deps import GuardDep, TableDep, Unlocked
+from engine.errors import EngineError
+from web.deps import GuardDep, TableDep, Unlocked, profile_of
 from web.interface import Table
+from web.setup import setup_events
 from web.security import COOKIE, check_origin, set_session_cookie
 
 router = APIRouter(prefix="/api", tags=["actions"])
@@ -20,8 +22,10 @@ async def submit(table: Table, action: dict[str, Any]) -> dict[str, Any]:
     """Hand one action to the table; a refusal by the rules becomes a 409 carrying its sentence."""
     try:
         result = await table.submit(action)
-    except ValueError as refusal:
-        raise HTTPException(status_code=409, detail=str(refusal)) from refusal
+    except (ValueError, EngineError) as refusal:
+        # EngineError covers UnknownCard, which is a KeyError (whose str() would add quotes).
+        sentence = refusal.args[0] if refusal.args and isinstance(refusal.args[0], str) else str(refusal)
+        raise HTTPException(status_code=409, detail=sentence) from refusal
     return {"ok": True, "result": result}
 
 
@@ -44,20 +48,42 @@ def logout(_: Unlocked, response: Response) -> dict[str, Any]:
 
 @router.post("/actions/new-game", summary="Start a new game", responses=REFUSED)
 async def new_game(body: models.NewGame, _: Unlocked, table: TableDep) -> dict[str, Any]:
-    """Clubs and seats, Directors, Opponents dealt, Objectives and module options."""
-    return await submit(table, body.action("new_game"))
+    """Clubs and seats, Directors, Opponents dealt, Objectives and module options; the rest is dealt by the table.
+
+    The table receives the form as it was filled in plus ``events``: the engine's setup events for it.
+    """
+    events = setup_events(profile_of(table), body)
+    return await submit(table, {**body.action("new_game"), "events": events})
 
 
-@router.post("/actions/lineup", summary="Record a club's Matchday lineup and resolve its match", responses=REFUSED)
+@router.post("/actions/lineup", summary="Record a club's Matchday lineup", responses=REFUSED)
 async def lineup(body: models.Lineup, _: Unlocked, table: TableDep) -> dict[str, Any]:
-    """Ten jersey markers in the nine zones; the result holds the match breakdown."""
+    """Ten jersey markers in the nine zones and Fanbase on the Stands; 1 Fitness per footballer card playing."""
     return await submit(table, body.action("lineup"))
 
 
-@router.post("/actions/correction", summary="Set a tracked number by hand, with a reason", responses=REFUSED)
-async def correction(body: models.Correction, _: Unlocked, table: TableDep) -> dict[str, Any]:
-    """Recorded as an event like any other, so it can be undone."""
-    return await submit(table, body.action("correction"))
+@router.post("/actions/tactic", summary="Play a Tactic card this match", responses=REFUSED)
+async def tactic(body: models.TacticPlayed, _: Unlocked, table: TableDep) -> dict[str, Any]:
+    """Exactly one Tactic card, after the lineup and before the kick-off."""
+    return await submit(table, body.action("tactic_played"))
+
+
+@router.post("/actions/kickoff", summary="Resolve a club's match", responses=REFUSED)
+async def kickoff(body: models.SeatOnly, _: Unlocked, table: TableDep) -> dict[str, Any]:
+    """The nine zones compared; the result's announcements hold the zone-by-zone breakdown."""
+    return await submit(table, body.action("kickoff"))
+
+
+@router.post("/actions/correction", summary="Change a tracked number by hand, with a reason", responses=REFUSED)
+async def correction(body: models.Adjust, _: Unlocked, table: TableDep) -> dict[str, Any]:
+    """Recorded as an ``adjust`` event like any other, so it can be undone."""
+    return await submit(table, body.action("adjust"))
+
+
+@router.post("/actions/event", summary="Any event the rules know", responses=REFUSED)
+async def event(body: models.Event, _: Unlocked, table: TableDep) -> dict[str, Any]:
+    """For playing without hardware or fixing what the pads missed: the event as the engine describes it."""
+    return await submit(table, body.model_dump(mode="json", exclude_none=True))
 
 
 @router.post("/actions/undo", summary="Undo the last event", responses=REFUSED)

@@ -6,7 +6,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
-from web.deps import GuardDep, TableDep
+from engine.cards import ZONES
+from engine.rules.adjust import ADJUSTABLE
+from web.deps import GuardDep, TableDep, profile_of
 
 router = APIRouter(prefix="/api", tags=["state"])
 
@@ -34,3 +36,15 @@ def session(request: Request, guard: GuardDep, table: TableDep) -> dict[str, Any
     sid = guard.session_id(request)
     return {"unlocked": sid is not None, "csrf": guard.csrf_token(sid) if sid else None,
             "simulation": table.sim is not None}
+
+
+@router.get("/rules", summary="The board profile's limits the lineup editor and corrections need")
+def rules(table: TableDep) -> dict[str, Any]:
+    """Pitch limits (per zone, per section, jerseys on the pitch), jersey numbers, and the numbers one may correct."""
+    pitch = profile_of(table).board.pitch
+    return {
+        "pitch": {"zones": list(ZONES), "wing": pitch.wing_capacity, "central": pitch.centre_capacity,
+                  "sections": dict(pitch.section_max), "total": pitch.on_pitch, "jerseys": list(pitch.jerseys),
+                  "blanks": pitch.blank_jerseys},
+        "adjustable": list(ADJUSTABLE),
+    }

@@ -19,19 +19,31 @@ function options(kind, chosen) {
   return deck.filter((c) => c.kind === kind).map((c) => h("option", {value: c.id, selected: chosen === c.id}, c.name));
 }
 
+function one(kind, label, cls) {
+  return h("label", {}, `${label} `, h("select", {class: cls}, h("option", {value: ""}, "dealt by the table"), options(kind)));
+}
+
 function drawSeats() {
   const opps = deck.filter((c) => c.kind === "opponent");
   fill($("seats"), [1, 2, 3, 4].map((seat) => h("fieldset", {class: "seatbox", dataset: {seat}},
-    h("legend", {}, h("label", {}, h("input", {type: "checkbox", class: "plays", checked: seat <= 2}), ` Seat ${seat} plays`)),
+    h("legend", {}, h("label", {class: "inline"}, h("input", {type: "checkbox", class: "plays", checked: seat <= 2}), ` Seat ${seat} plays`)),
     h("label", {}, "Club name ", h("input", {class: "name", maxlength: 40, value: ["Middleham Local Club", "Riverside Town", "Northgate Albion", "Eastport City"][seat - 1]})),
-    h("label", {}, "Directors (draft) ", h("select", {class: "directors", multiple: true, size: 3}, options("director"))),
-    h("label", {}, "Opponents dealt ", h("select", {class: "opponents", multiple: true, size: 3}, options("opponent"))),
-    h("button", {type: "button", class: "quiet", onclick: (e) => deal(e.target.closest("fieldset"), opps)}, "Deal at random"),
-    h("label", {}, "Objectives ", h("select", {class: "objectives", multiple: true, size: 2}, options("objective"))))));
+    h("label", {}, "Directors kept (draft, up to 3) ", h("select", {class: "directors", multiple: true, size: 4}, options("director"))),
+    one("veteran", "Starting Veteran", "veteran"), one("youngster", "Starting Youngster", "youngster"),
+    h("label", {}, "Opponents dealt, in order ", h("select", {class: "opponents", multiple: true, size: 4}, options("opponent"))),
+    h("button", {type: "button", class: "quiet", onclick: (e) => deal(e.target.closest("fieldset"), opps)}, "Deal Opponents at random"),
+    one("objective", "Objective", "objective"), one("tactic", "Tactic", "tactic"))));
 }
 
 function deal(box, opps) {
-  const pool = [...opps].sort(() => Math.random() - 0.5).slice(0, 8);
+  // One card per team, as the rulebook deals them.
+  const teams = new Set();
+  const pool = [...opps].sort(() => Math.random() - 0.5).filter((o) => {
+    const team = o.id.replace(/_\d+$/, "");
+    if (teams.has(team)) return false;
+    teams.add(team);
+    return true;
+  });
   for (const opt of box.querySelector(".opponents").options) opt.selected = pool.some((o) => o.id === opt.value);
 }
 
@@ -52,25 +64,36 @@ $("logout").addEventListener("click", async () => { await post("/api/session/log
 
 $("newgame").addEventListener("submit", async (event) => {
   event.preventDefault();
+  const value = (b, cls) => b.querySelector(`.${cls}`).value || null;
   const clubs = [...document.querySelectorAll(".seatbox")].filter((b) => b.querySelector(".plays").checked).map((b) => ({
     seat: Number(b.dataset.seat), name: b.querySelector(".name").value,
     directors: picked(b.querySelector(".directors")), opponents: picked(b.querySelector(".opponents")),
-    objectives: picked(b.querySelector(".objectives")),
+    veteran: value(b, "veteran"), youngster: value(b, "youngster"), objective: value(b, "objective"), tactic: value(b, "tactic"),
   }));
   const opts = Object.fromEntries([...document.querySelectorAll("input[name=opt]")].map((i) => [i.value, i.checked]));
-  const r = await post("/api/actions/new-game", {clubs, options: opts});
+  const first = Number($("first-seat").value) || null;
+  const r = await post("/api/actions/new-game", {clubs, first_seat: first, options: opts});
   say($("newgame-msg"), r.ok ? "The game has started. The table view shows it." : r.message, r.ok);
 });
 
-function numbers(club) {
-  const out = [];
-  for (const [group, value] of Object.entries(club || {})) {
-    if (typeof value === "number" && group !== "seat") out.push([group, value]);
-    else if (value && typeof value === "object" && !Array.isArray(value)) {
-      for (const [k, v] of Object.entries(value)) if (typeof v === "number") out.push([`${group}.${k}`, v]);
-    }
+const CARD_FIELDS = ["injury", "suspension", "vp", "strength_temp", "strength_perm", "trained", "exhausted"];
+let adjustable = [];
+
+/** The current value of a correctable number, from the game view. */
+function current(club, what, card, team) {
+  if (!club) return undefined;
+  if (what === "team_points") return (latest?.game?.league || []).find((r) => r.team === team)?.points;
+  if (what.startsWith("stat:")) return club.stats?.[what.slice(5)];
+  if (what in (club.resources || {})) return club.resources[what];
+  if (CARD_FIELDS.includes(what)) {
+    const held = [...(club.players || []), ...(club.staff || [])].find((x) => x.id === card);
+    if (!held) return undefined;
+    if (what === "strength_temp") return held.strength_tokens?.temporary;
+    if (what === "strength_perm") return held.strength_tokens?.permanent;
+    const v = held[what];
+    return typeof v === "boolean" ? Number(v) : v;
   }
-  return out;
+  return {points: club.league_points, goals: club.match?.goals, conceded: club.match?.conceded}[what] ?? club[what];
 }
 
 function drawCorrect() {
@@ -79,19 +102,32 @@ function drawCorrect() {
   const seat = Number(seatSel.value) || clubs[0]?.seat;
   fill(seatSel, clubs.map((c) => h("option", {value: c.seat, selected: c.seat === seat}, `${c.seat}: ${nameOf(c)}`)));
   const club = clubs.find((c) => c.seat === seat);
-  const fieldSel = $("c-field");
-  const current = fieldSel.value;
-  fill(fieldSel, numbers(club).map(([k]) => h("option", {value: k, selected: k === current}, words(k))));
-  const value = new Map(numbers(club)).get(fieldSel.value);
-  if (document.activeElement !== $("c-value") && value !== undefined) $("c-value").value = value;
+  const whatSel = $("c-what");
+  const what = whatSel.value || adjustable[0];
+  fill(whatSel, adjustable.map((k) => h("option", {value: k, selected: k === what}, words(k.replace(":", " ")))));
+  $("c-card-box").hidden = !CARD_FIELDS.includes(what);
+  $("c-team-box").hidden = what !== "team_points";
+  const card = $("c-card").value;
+  fill($("c-card"), [...(club?.players || []), ...(club?.staff || [])].map((x) => h("option", {value: x.id, selected: x.id === card}, nameOf(x))));
+  const team = $("c-team").value;
+  fill($("c-team"), (latest?.game?.league || []).filter((r) => r.team).map((r) => h("option", {value: r.team, selected: r.team === team}, r.name)));
+  const now = current(club, what, $("c-card").value, $("c-team").value);
+  $("c-now").textContent = now ?? "–";
+  if (document.activeElement !== $("c-value") && now !== undefined) $("c-value").value = now;
 }
-$("c-seat").addEventListener("change", drawCorrect);
-$("c-field").addEventListener("change", () => { $("c-value").blur(); drawCorrect(); });
+for (const id of ["c-seat", "c-what", "c-card", "c-team"]) $(id).addEventListener("change", () => { $("c-value").blur(); drawCorrect(); });
 
 $("correct").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const r = await post("/api/actions/correction", {seat: Number($("c-seat").value), field: $("c-field").value,
-    value: Number($("c-value").value), reason: $("c-reason").value});
+  const clubs = latest?.game?.clubs || [];
+  const seat = Number($("c-seat").value);
+  const what = $("c-what").value;
+  const card = CARD_FIELDS.includes(what) ? $("c-card").value : null;
+  const team = what === "team_points" ? $("c-team").value : null;
+  const now = current(clubs.find((c) => c.seat === seat), what, card, team);
+  const delta = Number($("c-value").value) - (now ?? 0);
+  if (!delta) { say($("correct-msg"), "That is the number already: nothing to correct.", false); return; }
+  const r = await post("/api/actions/correction", {seat: what === "team_points" ? null : seat, what, delta, card, team, reason: $("c-reason").value});
   say($("correct-msg"), r.ok ? "Corrected and recorded." : r.message, r.ok);
   if (r.ok) $("c-reason").value = "";
 });
@@ -134,4 +170,5 @@ live((snapshot) => {
   drawCorrect();
   if (!$("unlocked").hidden) drawEnrol();
 });
+fetch("/api/rules").then((r) => r.json()).then((rules) => { adjustable = rules.adjustable || []; drawCorrect(); });
 refresh().then(() => latest && drawEnrol());

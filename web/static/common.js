@@ -123,3 +123,22 @@ export function unlockForm(done) {
   }}, h("label", {}, "PIN ", pin), h("button", {type: "submit"}, "Unlock"));
   return h("div", {}, h("p", {class: "hint"}, "Using the table needs its PIN (printed when the table started)."), form, msg);
 }
+
+let names = null;
+
+/** Card names by id, from the deck (fetched once per page). */
+export async function cardNames() {
+  if (names === null) {
+    names = new Map();
+    try {
+      for (const card of await (await fetch("/api/deck")).json()) names.set(card.id, card.name);
+    } catch { /* names fall back to ids */ }
+  }
+  return names;
+}
+
+/** A card's name when the deck is loaded, else its id in words. */
+export function cardName(id) {
+  if (id === null || id === undefined) return "";
+  return names?.get(id) ?? words(id);
+}

@@ -1,95 +1,110 @@
 // The lineup editor: jersey markers and Player cards into the nine zones, the rulebook's limits enforced as you place.
-import {fill, h, live, nameOf, post, say, session, words} from "./common.js";
+import {cardName, cardNames, fill, h, live, nameOf, post, say, session, words} from "./common.js";
 import {logItem, zones as zoneTable} from "./view.js";
 
 const $ = (id) => document.getElementById(id);
 const SECTIONS = ["fwd", "mid", "def"];  // drawn top to bottom: attacking upwards
 const SIDES = ["left", "centre", "right"];
-// The rulebook's limits (base game, "Prepare for the match"); a snapshot may carry the profile's own.
-const LIMITS = {central: 3, wing: 1, sections: {def: 5, mid: 5, fwd: 3}, total: 10};
-const MARKERS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+const SECTION_WORDS = {def: "Defenders", mid: "Midfielders", fwd: "Forwards"};
+// The base game's limits ("Prepare for the match"); replaced by the board profile's from /api/rules.
+let limits = {wing: 1, central: 3, sections: {def: 5, mid: 5, fwd: 3}, total: 10, jerseys: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11], blanks: 3};
 
 export const SENTENCES = {
-  zoneFull: (zone, n) => `${words(zone)} is full: ${n === 1 ? "a wing takes 1 marker" : `a central zone takes ${n} markers`}.`,
-  sectionFull: (section, n) => `No more ${{def: "Defenders", mid: "Midfielders", fwd: "Forwards"}[section]}: at most ${n}.`,
-  teamFull: "Ten outfield jerseys are on the pitch already: take one back first.",
+  zoneFull: (zone, n) => `${words(zone)} is full: ${n === 1 ? "a wing takes 1 jersey" : `a central zone takes ${n} jerseys`}.`,
+  sectionFull: (section, n) => `No more ${SECTION_WORDS[section]}: at most ${n}.`,
+  teamFull: (n) => `${n} outfield jerseys are on the pitch already: take one back first.`,
   duplicate: (n) => `Jersey #${n} is on the pitch already: two players cannot wear the same number in one match.`,
-  unavailable: (p) => `${nameOf(p)} cannot play: ${p.injury ? "injured" : "suspended"}.`,
-  pickFirst: "Pick a marker or a Player from the bench first.",
+  noBlank: (n) => `All ${n} blank jersey markers are in use.`,
+  wrongSection: (name, sections) => `${name} plays only as ${sections.map((s) => SECTION_WORDS[s]).join(" or ")}.`,
+  unavailable: (name, why) => `${name} cannot play: ${why}.`,
+  pickFirst: "Pick a Player or a jersey marker from the bench first.",
 };
 
 let latest = null;
 let seat = null;
 let chosen = null;        // a bench item waiting for a zone
-let placed = [];          // {zone, jersey, card, style, name, strength}
+let placed = [];          // bench items with a zone
 
 function club() { return (latest?.game?.clubs || []).find((c) => c.seat === seat); }
 
-function limits() { return latest?.game?.lineup_limits || LIMITS; }
-
 /** Why this item cannot go into this zone now, or "" when it can. */
-export function refusal(item, zone, onPitch, lim = LIMITS) {
+export function refusal(item, zone, onPitch, lim = limits) {
   const [section, side] = zone.split("_");
-  const inZone = onPitch.filter((p) => p.zone === zone).length;
   const cap = side === "centre" ? lim.central : lim.wing;
-  if (onPitch.length >= lim.total) return SENTENCES.teamFull;
-  if (inZone >= cap) return SENTENCES.zoneFull(zone, cap);
-  if (onPitch.filter((p) => p.zone.startsWith(section)).length >= lim.sections[section]) return SENTENCES.sectionFull(section, lim.sections[section]);
+  if (onPitch.length >= lim.total) return SENTENCES.teamFull(lim.total);
+  if (item.sections && !item.sections.includes(section)) return SENTENCES.wrongSection(item.name, item.sections);
+  if (onPitch.filter((p) => p.zone === zone).length >= cap) return SENTENCES.zoneFull(zone, cap);
+  const inSection = onPitch.filter((p) => p.zone.startsWith(`${section}_`)).length;
+  if (inSection >= lim.sections[section]) return SENTENCES.sectionFull(section, lim.sections[section]);
   if (item.jersey !== null && onPitch.some((p) => p.jersey === item.jersey)) return SENTENCES.duplicate(item.jersey);
+  if (item.jersey === null && onPitch.filter((p) => p.jersey === null).length >= lim.blanks) return SENTENCES.noBlank(lim.blanks);
   return "";
 }
 
 function benchItems() {
-  const c = club();
-  const players = (c?.players || []).map((p) => ({kind: "card", jersey: p.jersey ?? null, card: p.id, style: p.style || "attack",
-    name: nameOf(p), strength: p.strength ?? 1, out: p.injury || p.suspension ? p : null}));
-  const markers = MARKERS.map((n) => ({kind: "marker", jersey: n, card: null, style: "attack", name: `#${n}`, strength: 1}));
-  const blanks = [0, 1, 2].map((i) => ({kind: "blank", id: `blank${i}`, jersey: null, card: null, style: "attack", name: "blank", strength: 1}));
-  return [...players, ...markers, ...blanks];
+  const players = club()?.players || [];
+  const cards = players.map((p) => ({kind: "card", key: p.id, card: p.id, name: nameOf(p), style: p.style || "attack",
+    jersey: limits.jerseys.includes(p.jersey) ? p.jersey : null, number: p.jersey, sections: p.sections || null,
+    strength: p.strength ?? 1, out: p.injury ? "injured" : p.suspension ? "suspended" : ""}));
+  // A numbered marker whose every card is out cannot play either (the rulebook's note on injuries).
+  const outNumbers = new Set(players.filter((p) => p.injury || p.suspension).map((p) => p.jersey));
+  for (const p of players) if (!p.injury && !p.suspension) outNumbers.delete(p.jersey);
+  const markers = limits.jerseys.map((n) => ({kind: "marker", key: `m${n}`, card: null, name: `#${n}`, style: n % 2 ? "attack" : "defence",
+    jersey: n, sections: null, strength: 1, out: outNumbers.has(n) ? `its player is ${players.find((p) => p.jersey === n && (p.injury || p.suspension))?.injury ? "injured" : "suspended"}` : ""}));
+  const blanks = Array.from({length: limits.blanks}, (_, i) => ({kind: "blank", key: `b${i}`, card: null, name: "blank",
+    style: "attack", jersey: null, sections: null, strength: 1, out: ""}));
+  return [...cards, ...markers, ...blanks];
 }
 
-const key = (item) => item.card || (item.jersey !== null ? `m${item.jersey}` : item.id);
-
 function drawPitch() {
-  const lim = limits();
   fill($("pitch"), SECTIONS.flatMap((section) => SIDES.map((side) => {
     const zone = `${section}_${side}`;
     const here = placed.filter((p) => p.zone === zone);
+    const cap = side === "centre" ? limits.central : limits.wing;
     return h("div", {class: `zone ${side === "centre" ? "central" : "wing"}`, dataset: {zone}, role: "button", tabindex: 0,
-      "aria-label": words(zone), onclick: () => put(zone)},
-    h("span", {class: "zname"}, words(zone), h("small", {}, ` ${here.length}/${side === "centre" ? lim.central : lim.wing}`)),
-    here.map((p) => h("button", {type: "button", class: `token ${p.style}${p.card ? " card" : ""}`, dataset: {key: key(p)},
+      "aria-label": words(zone), onclick: () => put(zone), onkeydown: (e) => { if (e.key === "Enter") put(zone); }},
+    h("span", {class: "zname"}, words(zone), h("small", {}, ` ${here.length}/${cap}`)),
+    here.map((p) => h("button", {type: "button", class: `token ${p.style}${p.card ? " card" : ""}`, dataset: {key: p.key},
       title: "Take back", onclick: (e) => { e.stopPropagation(); takeBack(p); }},
-    p.jersey ?? "·", h("small", {}, p.card ? ` ${p.name}` : ""), p.style === "attack" ? " ⚽" : " 🛡")));
+    p.jersey ?? "·", p.card ? h("small", {}, ` ${p.name}`) : "", p.style === "attack" ? " ⚽" : " 🛡")));
   })));
-  const count = (s) => placed.filter((p) => p.zone.startsWith(s)).length;
-  $("counts").textContent = `On the pitch ${placed.length}/${lim.total} · Def ${count("def")}/${lim.sections.def} · Mid ${count("mid")}/${lim.sections.mid} · Fwd ${count("fwd")}/${lim.sections.fwd}`;
+  const count = (s) => placed.filter((p) => p.zone.startsWith(`${s}_`)).length;
+  $("counts").textContent = `On the pitch ${placed.length}/${limits.total} · ` +
+    ["def", "mid", "fwd"].map((s) => `${SECTION_WORDS[s]} ${count(s)}/${limits.sections[s]}`).join(" · ");
+  const c = club();
   const cost = placed.filter((p) => p.card).length;
-  const have = club()?.resources?.fitness;
-  $("fitness").textContent = `Fitness cost: ${cost}${have !== undefined ? ` of ${have} available` : ""}`;
-  $("fitness").dataset.kind = have !== undefined && cost > have ? "error" : "ok";
-  $("resolve").disabled = placed.length !== lim.total || (have !== undefined && cost > have);
+  const fitness = c?.resources?.fitness;
+  const fanbase = c?.resources?.fanbase;
+  const stands = Number($("stands").value) || 0;
+  $("fitness").textContent = `Fitness cost: ${cost}${fitness !== undefined ? ` of ${fitness}` : ""} · Fanbase on the Stands: ${stands}${fanbase !== undefined ? ` of ${fanbase}` : ""}`;
+  const short = (fitness !== undefined && cost > fitness) || (fanbase !== undefined && stands > fanbase);
+  $("fitness").dataset.kind = short ? "error" : "ok";
+  $("record").disabled = placed.length !== limits.total || short || !c || c.match?.lineup;
 }
 
 function drawBench() {
-  const used = new Set(placed.map(key));
-  const usedNumbers = new Set(placed.map((p) => p.jersey).filter((n) => n !== null));
-  fill($("bench"), benchItems().filter((item) => !used.has(key(item))).map((item) => h("button", {type: "button",
-    class: `token ${item.style} ${item.kind}${chosen && key(chosen) === key(item) ? " chosen" : ""}${item.out ? " out" : ""}${item.jersey !== null && usedNumbers.has(item.jersey) ? " clash" : ""}`,
-    dataset: {key: key(item)}, onclick: () => choose(item)},
-  item.jersey ?? "·", item.kind === "card" ? h("small", {}, ` ${item.name} (${item.strength})`) : "",
-  item.out ? h("small", {}, item.out.injury ? " injured" : " suspended") : "")));
-  if (chosen) {
-    fill($("lineup-msg"));
-    const side = h("span", {class: "sidepick"}, "Side: ",
-      ["attack", "defence"].map((s) => h("button", {type: "button", class: `quiet${chosen.style === s ? " on" : ""}`, dataset: {style: s},
-        onclick: () => { chosen.style = s; drawBench(); }}, s === "attack" ? "⚽ attack" : "🛡 defence")));
-    $("bench").prepend(h("p", {class: "chosen-line"}, `Placing ${chosen.kind === "card" ? chosen.name : `marker ${chosen.name}`} — tap a zone. `, side));
-  }
+  const used = new Set(placed.map((p) => p.key));
+  const numbers = new Set(placed.map((p) => p.jersey).filter((n) => n !== null));
+  const items = benchItems().filter((item) => !used.has(item.key));
+  const line = chosen ? h("p", {class: "chosen-line"}, `Placing ${chosen.kind === "card" ? chosen.name : `marker ${chosen.name}`} — tap a zone. `,
+    chosen.kind === "card" ? "" : h("span", {class: "sidepick"}, "Side: ", ["attack", "defence"].map((s) => h("button", {type: "button",
+      class: `quiet${chosen.style === s ? " on" : ""}`, dataset: {style: s}, onclick: () => { chosen.style = s; drawBench(); }},
+    s === "attack" ? "⚽ attack" : "🛡 defence")))) : null;
+  fill($("bench"), line, h("h3", {}, "Players"), items.filter((i) => i.kind === "card").map(token),
+    h("h3", {}, "Jersey markers (Strength 1)"), items.filter((i) => i.kind !== "card").map((i) => token(i, numbers)));
+}
+
+function token(item, numbers = new Set()) {
+  return h("button", {type: "button", dataset: {key: item.key},
+    class: `token ${item.style} ${item.kind}${chosen?.key === item.key ? " chosen" : ""}${item.out ? " out" : ""}${item.jersey !== null && numbers.has(item.jersey) ? " clash" : ""}`,
+    onclick: () => choose(item)},
+  item.kind === "card" ? (item.number ?? "·") : item.jersey ?? "·",
+  item.kind === "card" ? h("small", {}, ` ${item.name} (${item.strength}${item.style === "attack" ? "⚽" : "🛡"})`) : "",
+  item.out ? h("small", {}, ` ${item.out}`) : "");
 }
 
 function choose(item) {
-  if (item.out) { say($("lineup-msg"), SENTENCES.unavailable(item.out), false); return; }
+  if (item.out) { say($("lineup-msg"), SENTENCES.unavailable(item.name, item.out), false); return; }
   chosen = {...item};
   say($("lineup-msg"), "");
   drawBench();
@@ -97,7 +112,7 @@ function choose(item) {
 
 function put(zone) {
   if (!chosen) { say($("lineup-msg"), SENTENCES.pickFirst, false); return; }
-  const why = refusal(chosen, zone, placed, limits());
+  const why = refusal(chosen, zone, placed);
   if (why) { say($("lineup-msg"), why, false); return; }
   placed.push({...chosen, zone});
   chosen = null;
@@ -107,23 +122,45 @@ function put(zone) {
 
 function takeBack(p) { placed = placed.filter((q) => q !== p); draw(); }
 
-function draw() { drawPitch(); drawBench(); }
+function draw() { drawPitch(); drawBench(); drawMatchday(); }
 
+function drawMatchday() {
+  const c = club();
+  const box = $("matchday");
+  if (!c || !c.match?.lineup) { fill(box); return; }
+  if (c.match.result) { fill(box, h("p", {class: "big"}, `Played: ${c.match.goals}–${c.match.conceded} (${c.match.result}).`)); showResult(); return; }
+  const tactics = c.tactics || [];
+  fill(box, h("p", {class: "ok"}, "Lineup recorded."),
+    tactics.length && !c.match.tactic ? h("div", {class: "row wrap"}, h("label", {}, "Tactic card (optional) ",
+      h("select", {id: "tactic"}, tactics.map((t) => h("option", {value: t}, cardName(t))))),
+    h("button", {type: "button", id: "play-tactic", onclick: async () => {
+      const r = await post("/api/actions/tactic", {seat, card: $("tactic").value});
+      say($("lineup-msg"), r.ok ? "Tactic played." : r.message, r.ok);
+    }}, "Play it")) : null,
+    h("button", {type: "button", id: "kickoff", class: "primary", onclick: async () => {
+      const r = await post("/api/actions/kickoff", {seat});
+      say($("lineup-msg"), r.ok ? "The match is resolved." : r.message, r.ok);
+    }}, "Kick off"));
+}
+
+function showResult() {
+  const result = (latest?.log || []).filter((a) => a.seat === seat && a.kind === "result").at(-1);
+  fill($("breakdown"), result ? [h("h3", {}, "The match, zone by zone"), h("ol", {class: "log"}, logItem(result))] : null);
+}
+
+$("stands").addEventListener("input", drawPitch);
 $("clear").addEventListener("click", () => { placed = []; chosen = null; draw(); });
-
-$("resolve").addEventListener("click", async () => {
-  const r = await post("/api/actions/lineup", {seat, placements: placed.map((p) => ({zone: p.zone, jersey: p.jersey, card: p.card, style: p.style}))});
-  if (!r.ok) { say($("lineup-msg"), r.message, false); return; }
-  say($("lineup-msg"), "Lineup recorded and the match resolved.", true);
-  const result = r.data?.result || {};
-  const match = (latest?.log || []).filter((a) => a.seat === seat && a.zones).at(-1);
-  fill($("breakdown"), h("h3", {}, "The match"),
-    result.score ? h("p", {class: "big"}, `${result.score[0]}–${result.score[1]} ${result.result ? `(${result.result})` : ""}`) : null,
-    Array.isArray(result.zones) ? zoneTable(result.zones) : match ? h("ol", {class: "log"}, logItem(match)) : null);
+$("record").addEventListener("click", async () => {
+  const body = {seat, stands: Number($("stands").value) || 0,
+    players: placed.map((p) => ({zone: p.zone, jersey: p.jersey, card: p.card, style: p.style}))};
+  const r = await post("/api/actions/lineup", body);
+  say($("lineup-msg"), r.ok ? "Lineup recorded: play a Tactic if you want, then kick off." : r.message, r.ok);
 });
+$("seat").addEventListener("change", () => { seat = Number($("seat").value); placed = []; chosen = null; fill($("breakdown")); draw(); });
 
-$("seat").addEventListener("change", () => { seat = Number($("seat").value); placed = []; chosen = null; draw(); });
-
+const rules = await (await fetch("/api/rules")).json().catch(() => null);
+if (rules?.pitch) limits = rules.pitch;
+await cardNames();
 live((snapshot) => {
   latest = snapshot;
   const clubs = snapshot.game?.clubs || [];
@@ -132,6 +169,15 @@ live((snapshot) => {
     seat = waiting?.seat ?? clubs[0]?.seat ?? null;
   }
   fill($("seat"), clubs.map((c) => h("option", {value: c.seat, selected: c.seat === seat}, `${c.seat}: ${nameOf(c)}`)));
+  const c = club();
+  $("opponent").textContent = c?.opponent ? `against ${nameOf(c.opponent)}` : "";
+  if (c?.match?.lineup && !placed.length) {
+    // Show the lineup the table holds (recorded here or elsewhere).
+    const items = benchItems();
+    placed = c.match.lineup.map((p, i) => ({...(items.find((it) => (p.card ? it.card === p.card : it.kind === "marker" && it.jersey === p.jersey))
+      || {kind: "blank", key: `b${i}`, name: "blank", jersey: null, card: null, strength: 1}), zone: p.zone, style: p.style}));
+  }
+  if (!c?.match?.lineup && placed.length && placed.every((p) => p.recorded)) placed = [];
   draw();
 });
 session().then((s) => { $("lineup-locked").hidden = s.unlocked; });

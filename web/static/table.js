@@ -1,7 +1,8 @@
 // The table view: status, League table, clubs and the latest announcements, redrawn on every snapshot.
-import {fill, live} from "./common.js";
-import {club, finalScoring, league, logItem, status} from "./view.js";
+import {cardNames, fill, live} from "./common.js";
+import {club, finalScoring, league, logItem, readable, status} from "./view.js";
 
+await cardNames();
 live((snapshot) => {
   const game = snapshot.game;
   fill(document.getElementById("status"), status(game));
@@ -10,6 +11,6 @@ live((snapshot) => {
   fin.hidden = !scoring;
   fill(fin, scoring);
   fill(document.getElementById("league"), league(game));
-  fill(document.getElementById("clubs"), (game?.clubs || []).map(club));
-  fill(document.getElementById("recent"), (snapshot.log || []).slice(-6).reverse().map(logItem));
+  fill(document.getElementById("clubs"), (game?.clubs || []).map((c) => club(c, game)));
+  fill(document.getElementById("recent"), (snapshot.log || []).filter(readable).slice(-6).reverse().map(logItem));
 });

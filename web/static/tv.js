@@ -1,6 +1,6 @@
 // TV mode: large type cycling between the League and each club; an attract screen when no game runs.
 import {fill, h, live, nameOf} from "./common.js";
-import {finalScoring, league, status} from "./view.js";
+import {finalScoring, league, scoreOf, status} from "./view.js";
 
 const CYCLE_MS = 12000;
 let latest = null;
@@ -14,7 +14,8 @@ function slides(game) {
     out.push(() => [h("h1", {}, nameOf(c), h("small", {}, ` seat ${c.seat}`)),
       h("div", {class: "tvgrid"},
         Object.entries(c.resources || {}).map(([k, v]) => h("div", {class: "tile"}, h("b", {}, v), h("span", {}, k))),
-        h("div", {class: "tile"}, h("b", {}, typeof c.vp === "object" ? (c.vp?.total ?? 0) : (c.vp ?? 0)), h("span", {}, "VP so far")))]);
+        h("div", {class: "tile"}, h("b", {}, scoreOf(game, c.seat)?.total ?? c.vp_tokens ?? 0), h("span", {}, "VP so far")),
+        h("div", {class: "tile"}, h("b", {}, c.league_points ?? 0), h("span", {}, "League points")))]);
   }
   return out;
 }

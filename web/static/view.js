@@ -1,21 +1,21 @@
 // Drawing the game view: status line, League table, clubs, log entries and final scoring.
-import {h, nameOf, words} from "./common.js";
+// Every field may be missing (a game not started, a club with no Sponsors): nothing here assumes it is there.
+import {cardName, h, nameOf, words} from "./common.js";
 
-const ZONE_ORDER = ["def_left", "def_centre", "def_right", "mid_left", "mid_centre", "mid_right",
-  "fwd_left", "fwd_centre", "fwd_right"];
+export const ZONE_ORDER = ["fwd_left", "fwd_centre", "fwd_right", "mid_left", "mid_centre", "mid_right",
+  "def_left", "def_centre", "def_right"];
 
 /** "Week 2 of 8 · Monday · Seat 3's turn" and what the table waits for. */
 export function status(game) {
   if (!game) {
-    return [h("p", {class: "big"}, "No game is running."),
+    return [h("p", {class: "big", id: "when"}, "No game is running."),
       h("p", {}, "Start one on the ", h("a", {href: "/admin"}, "Admin page"), " (it needs the table's PIN).")];
   }
   const parts = [];
-  if (game.week !== undefined) parts.push(`Week ${game.week}${game.weeks ? ` of ${game.weeks}` : ""}`);
-  const day = game.day ?? game.stage;
-  if (day) parts.push(words(day));
+  if (game.week) parts.push(`Week ${game.week}${game.weeks ? ` of ${game.weeks}` : ""}`);
+  const stage = game.stage_name ?? words(game.stage ?? "");
+  if (stage) parts.push(stage);
   if (game.turn) parts.push(`Seat ${game.turn}'s turn`);
-  if (game.over) parts.push("Game over");
   const waits = (game.awaiting || []).map(waitText).filter(Boolean);
   return [h("p", {class: "big", id: "when"}, parts.join(" · ")),
     waits.length ? h("ul", {class: "waiting"}, waits.map((w) => h("li", {}, w))) : null];
@@ -27,19 +27,22 @@ export function waitText(wait) {
   if (wait.text) return wait.text;
   const who = wait.seat ? `Seat ${wait.seat}` : "The table";
   switch (wait.need) {
-    case "card": return `${who}: tap a ${(wait.kinds || ["card"]).map(words).join(" or ").toLowerCase()} card.`;
-    case "roll": return `${who}: press the button to roll the ${wait.die || "die"}${wait.purpose ? ` (${words(wait.purpose).toLowerCase()})` : ""}${wait.team ? ` for ${wait.team}` : ""}.`;
-    case "keep_or_reroll": return `${who}: rolled ${wait.value}; press to reroll, hold to keep.`;
-    case "action": return `${who}: take an action (tap a card) or pass.`;
+    case "card": return `${who}: tap a ${wait.what || (wait.kinds || ["card"]).map(words).join(" or ").toLowerCase() + " card"}.`;
+    case "roll": return `${who}: press the button to roll the ${wait.die || "die"}${wait.purpose ? ` (${words(wait.purpose).toLowerCase()})` : ""}${wait.team ? ` for ${words(wait.team)}` : ""}.`;
+    case "keep_or_reroll": return `${who}: rolled ${wait.value} — press to reroll (1 Fanbase), hold to keep.`;
+    case "action": return `${who}: take an action (tap a card) or press the button to pass.`;
     case "lineup": return `${who}: set the lineup on the Lineup page.`;
+    case "kickoff": return `${who}: kick off on the Lineup page.`;
+    case "suspensions": return `${who}: ${wait.count} € of Maintenance missing — choose cards to suspend.`;
+    case "objective_result": return `${who}: say how far the Objective ${cardName(wait.card)} was fulfilled.`;
+    case "first_player": return "Choose the First player.";
     default: return `${who}: ${words(wait.need || "")}`.trim();
   }
 }
 
-function num(value) {
-  if (value === undefined || value === null) return "–";
-  if (typeof value === "object") return value.total ?? value.step ?? value.due ?? value.value ?? "–";
-  return value;
+/** The score breakdown row of a seat (its VP so far, or at the end). */
+export function scoreOf(game, seat) {
+  return (game?.final || game?.scores || []).find((row) => row.seat === seat);
 }
 
 /** The League table: every club and Opponent team. */
@@ -47,50 +50,54 @@ export function league(game) {
   const rows = [...(game?.league || [])].sort((a, b) => (a.position ?? 99) - (b.position ?? 99));
   if (!rows.length) return h("p", {class: "hint"}, "The League table appears once a game starts.");
   return h("table", {class: "league"},
-    h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Team"), h("th", {}, "Pts"), h("th", {}, "VP now"), h("th", {}, ""))),
-    h("tbody", {}, rows.map((row) => h("tr", {class: [row.seat ? "club" : "opponent", row.active === false ? "inactive" : ""].join(" "),
+    h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Team"), h("th", {class: "n"}, "Pts"),
+      h("th", {class: "n"}, "VP now"), h("th", {}, ""))),
+    h("tbody", {}, rows.map((row) => h("tr", {class: [row.kind === "club" || row.seat ? "club" : "opponent", row.inactive ? "inactive" : ""].join(" "),
       dataset: {team: nameOf(row)}},
-    h("td", {}, row.position ?? ""), h("td", {}, nameOf(row), row.seat ? h("span", {class: "seat"}, ` seat ${row.seat}`) : ""),
-    h("td", {class: "n"}, num(row.points)), h("td", {class: "n"}, num(row.vp)),
-    h("td", {class: "tag"}, row.active === false ? "inactive" : "")))));
+    h("td", {}, row.position ?? ""),
+    h("td", {}, row.name ?? nameOf(row), row.seat ? h("span", {class: "seat"}, ` seat ${row.seat}`) : ""),
+    h("td", {class: "n"}, row.points ?? 0), h("td", {class: "n"}, row.vp ?? ""),
+    h("td", {class: "tag"}, row.inactive ? "inactive" : row.kind === "opponent" ? "active" : "")))));
 }
 
 function dl(obj, cls) {
-  if (!obj || typeof obj !== "object") return h("p", {class: "hint"}, "—");
-  const entries = Object.entries(obj).filter(([, v]) => typeof v !== "object" || v === null);
+  const entries = Object.entries(obj || {}).filter(([, v]) => v === null || typeof v !== "object");
   if (!entries.length) return h("p", {class: "hint"}, "—");
-  return h("dl", {class: cls || "kv"}, entries.map(([k, v]) => [h("dt", {}, words(k)), h("dd", {}, v ?? "–")]));
+  return h("dl", {class: cls || "kv"}, entries.map(([k, v]) => [h("dt", {}, words(k)), h("dd", {dataset: {key: k}}, v ?? "–")]));
 }
 
-function cardList(items, empty) {
-  const list = Array.isArray(items) ? items : items && typeof items === "object" ? Object.values(items).flat() : [];
+function chips(list, empty) {
   if (!list.length) return h("p", {class: "hint"}, empty);
-  return h("ul", {class: "chips"}, list.map((item) => h("li", {}, nameOf(item),
-    item && item.contract ? h("small", {}, ` ${item.contract}`) : null,
-    item && item.suspension ? h("span", {class: "badge warn"}, `suspended ${item.suspension}`) : null)));
+  return h("ul", {class: "chips"}, list.map((item) => h("li", {}, item)));
+}
+
+function sponsors(s) {
+  if (Array.isArray(s)) return chips(s.map(nameOf), "No Sponsors yet.");
+  const list = [];
+  if (s?.shirt) list.push([cardName(s.shirt), h("small", {}, " shirt")]);
+  for (const id of s?.adboards || []) list.push([cardName(id), h("small", {}, " adboard")]);
+  for (const id of s?.megaphones || []) list.push([cardName(id), h("small", {}, " megaphone")]);
+  return chips(list, "No Sponsors yet.");
 }
 
 function staffBySet(staff) {
-  if (!staff || (Array.isArray(staff) && !staff.length) || (typeof staff === "object" && !Object.keys(staff).length)) {
-    return h("p", {class: "hint"}, "No Staff yet.");
-  }
-  if (Array.isArray(staff)) {
-    const sets = {};
-    for (const s of staff) (sets[s.set || s.role || "staff"] ||= []).push(s);
-    staff = sets;
-  }
-  return h("dl", {class: "kv"}, Object.entries(staff).map(([set, members]) => [h("dt", {}, words(set)),
-    h("dd", {}, Array.isArray(members) ? members.map(nameOf).join(", ") || "–" : members)]));
+  const list = Array.isArray(staff) ? staff : [];
+  if (!list.length) return h("p", {class: "hint"}, "No Staff yet.");
+  const sets = {};
+  for (const s of list) (sets[s.set || "other"] ||= []).push(s);
+  return h("dl", {class: "kv staff"}, Object.entries(sets).map(([set, members]) => [h("dt", {}, words(set)),
+    h("dd", {}, members.map((m) => [nameOf(m), m.profession ? h("small", {}, ` ${m.profession}`) : "",
+      m.suspension ? h("span", {class: "badge warn"}, `suspended ${m.suspension}`) : ""]).flatMap((x, i) => (i ? [", ", x] : [x])))]));
 }
 
 function players(list) {
   if (!list || !list.length) return h("p", {class: "hint"}, "No Player cards yet (jersey markers play at Strength 1).");
   return h("table", {class: "players"},
-    h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Str"), h("th", {}, ""))),
-    h("tbody", {}, [...list].sort((a, b) => (a.jersey ?? 99) - (b.jersey ?? 99)).map((p) => h("tr", {},
+    h("thead", {}, h("tr", {}, h("th", {class: "n"}, "#"), h("th", {}, "Player"), h("th", {class: "n"}, "Str"), h("th", {}, ""))),
+    h("tbody", {}, [...list].sort((a, b) => (a.jersey ?? 99) - (b.jersey ?? 99)).map((p) => h("tr", {dataset: {card: p.id}},
       h("td", {class: "n"}, p.jersey ?? ""),
       h("td", {}, nameOf(p), p.style ? h("span", {class: `style ${p.style}`, title: p.style}, p.style === "attack" ? " ⚽" : " 🛡") : "",
-        p.trained ? h("small", {}, " trained") : ""),
+        (p.sections || []).length ? h("small", {}, ` ${(p.sections || []).join("/")}`) : "", p.trained ? h("small", {}, " trained") : ""),
       h("td", {class: "n"}, p.strength ?? ""),
       h("td", {}, p.injury ? h("span", {class: "badge bad"}, `injured ${p.injury}w`) : "",
         p.suspension ? h("span", {class: "badge warn"}, `suspended ${p.suspension}w`) : "",
@@ -98,59 +105,95 @@ function players(list) {
 }
 
 /** One club's card: everything a player would otherwise track by hand. */
-export function club(c) {
-  const vp = typeof c.vp === "object" && c.vp !== null ? (c.vp.total ?? c.vp.tokens) : c.vp;
+export function club(c, game) {
+  const score = scoreOf(game, c.seat);
+  const vp = score ? score.total : (c.vp_tokens ?? 0);
+  const maintenance = c.maintenance && typeof c.maintenance === "object" ? c.maintenance : {total: c.maintenance};
   return h("article", {class: "club", dataset: {seat: c.seat}},
     h("header", {}, h("h3", {}, nameOf(c)), h("span", {class: "seat"}, `Seat ${c.seat}`),
-      h("span", {class: "vp", title: "VP so far"}, `${vp ?? 0} VP`)),
-    c.directors && c.directors.length ? h("p", {class: "directors"}, "Directors: ", c.directors.map(nameOf).join(", ")) : null,
+      h("span", {class: "vp", title: "VP so far (the final scoring if the game ended now)"}, `${vp} VP`)),
+    h("p", {class: "directors"},
+      (c.directors || []).length ? ["Directors: ", c.directors.map(nameOf).join(", ")] : null,
+      c.opponent ? [h("br"), "This week: ", nameOf(c.opponent)] : null,
+      c.league_points !== undefined ? [h("br"), `League points: ${c.league_points}`] : null),
     h("div", {class: "grid2"},
       h("div", {}, h("h4", {}, "Resources"), dl(c.resources, "kv resources")),
       h("div", {}, h("h4", {}, "Stat levels"), dl(c.stats, "kv stats"))),
     h("div", {class: "grid2"},
-      h("div", {}, h("h4", {}, "Maintenance due"), typeof c.maintenance === "object" ? dl(c.maintenance) : h("p", {}, num(c.maintenance))),
-      h("div", {}, h("h4", {}, "Office"), typeof c.office === "object" ? dl(c.office) : h("p", {}, `Step ${num(c.office)}`))),
-    h("h4", {}, "Sponsors"), cardList(c.sponsors, "No Sponsors yet."),
+      h("div", {}, h("h4", {}, "Maintenance due"), dl(maintenance)),
+      h("div", {}, h("h4", {}, "Office"), h("p", {class: "office"}, `Step ${typeof c.office === "object" ? (c.office?.step ?? 0) : (c.office ?? 0)}`,
+        score?.office !== undefined ? h("small", {}, ` (${score.office} VP)`) : ""),
+      c.vp_tokens !== undefined ? h("p", {}, `VP tokens: ${c.vp_tokens}`) : null)),
+    h("h4", {}, "Sponsors"), sponsors(c.sponsors),
     h("h4", {}, "Staff by set"), staffBySet(c.staff),
-    h("h4", {}, "Infrastructure"), cardList(c.infrastructure, "Nothing built yet."),
-    h("h4", {}, "Players"), players(c.players));
+    h("h4", {}, "Infrastructure"), chips((c.infrastructure || []).map(nameOf), "Nothing built yet."),
+    h("h4", {}, "Players"), players(c.players),
+    (c.objective || (c.tactics || []).length) ? h("p", {class: "hint"},
+      c.objective ? `Objective: ${cardName(c.objective)}${c.objective_result ? ` (${c.objective_result})` : ""}. ` : "",
+      (c.tactics || []).length ? `Tactics: ${c.tactics.map(cardName).join(", ")}.` : "") : null);
 }
 
-/** The zone-by-zone breakdown of a match, as a table. */
+function strengths(list) { return list && list.length ? list.join("+") : "–"; }
+
+/** The zone-by-zone breakdown of a match, the way the rulebook's example reads. */
 export function zones(list) {
   const rows = [...list].sort((a, b) => ZONE_ORDER.indexOf(a.zone) - ZONE_ORDER.indexOf(b.zone));
-  return h("table", {class: "zones"}, h("tbody", {}, rows.map((z) => h("tr", {},
-    h("th", {}, words(z.zone)), h("td", {}, z.text ?? `${z.scored ?? 0}–${z.conceded ?? 0}`)))));
+  return h("table", {class: "zones"},
+    h("thead", {}, h("tr", {}, h("th", {}, "Zone"), h("th", {}, "Our ⚽ v their 🛡"), h("th", {}, "Their ⚽ v our 🛡"), h("th", {class: "n"}, "Goals"))),
+    h("tbody", {}, rows.map((z) => h("tr", {dataset: {zone: z.zone}},
+      h("th", {}, words(z.zone)),
+      h("td", {}, z.text ?? `${strengths(z.our_attack)} v ${strengths(z.their_defence)}`),
+      h("td", {}, z.text ? "" : `${strengths(z.their_attack)} v ${strengths(z.our_defence)}`),
+      h("td", {class: "n"}, `${z.scored ?? 0}–${z.conceded ?? 0}`)))));
 }
+
+/** Announcements worth a line of their own in the log (a match's zones are shown inside its result). */
+export function readable(item) { return item && item.kind !== "zone"; }
 
 /** One announcement as a readable log entry. */
 export function logItem(item) {
   const details = [];
   if (item.votes && typeof item.votes === "object") {
     details.push(h("ul", {class: "votes"}, Object.entries(item.votes).map(([who, vote]) =>
-      h("li", {}, `${words(who)}: `, h("span", {class: `vote ${vote}`}, String(vote))))));
+      h("li", {}, `${cardName(who)}: `, h("span", {class: `vote ${vote}`}, String(vote))))));
   }
   if (Array.isArray(item.zones) && item.zones.length) details.push(zones(item.zones));
-  const kind = item.kind ? words(item.kind) : "";
+  const roll = item.roll ?? (item.kind === "roll" || item.kind === "opponent_die" ? item.value : undefined);
   return h("li", {class: `entry ${item.kind || ""}`, dataset: {kind: item.kind || ""}},
-    h("span", {class: "meta"}, [item.week ? `W${item.week}` : "", item.seat ? `Seat ${item.seat}` : "", kind].filter(Boolean).join(" · ")),
-    item.roll !== undefined ? h("span", {class: "die", title: "roll"}, String(item.roll)) : null,
+    h("span", {class: "meta"}, [item.week ? `Week ${item.week}` : "", item.seat ? `Seat ${item.seat}` : "", words(item.kind || "")].filter(Boolean).join(" · ")),
+    roll !== undefined && roll !== null ? h("span", {class: "die", title: "die result"}, String(roll)) : null,
     h("span", {class: "text"}, item.text || ""), details);
 }
 
+/** Who won and, when points were level, how the tie was broken. */
+export function verdict(rows) {
+  const winners = rows.filter((r) => r.winner || r.rank === 1);
+  if (!winners.length) return {winners: [], tieBreak: ""};
+  const best = winners[0].total;
+  const level = rows.filter((r) => r.total === best);
+  let tieBreak = "";
+  if (level.length > 1 && winners.length === 1) {
+    tieBreak = `${level.map(nameOf).join(" and ")} both scored ${best} VP; ${nameOf(winners[0])} finished higher in the League (position ${winners[0].position}).`;
+  } else if (winners.length > 1) {
+    tieBreak = `${winners.map(nameOf).join(" and ")} are level on VP and League position, so they share the victory.`;
+  }
+  return {winners, tieBreak};
+}
+
+const PARTS = ["league", "vp_tokens", "staff_sets", "infrastructure", "objective", "office", "budget"];
+
 /** The final scoring: breakdown per club, the winner, and the tie-break when it decided. */
 export function finalScoring(game) {
-  const fin = game?.final;
-  if (!fin) return null;
-  const clubs = fin.clubs || [];
-  const keys = [...new Set(clubs.flatMap((c) => Object.keys(c.breakdown || {})))];
-  const winners = (fin.winners || []).map((w) => (typeof w === "object" ? nameOf(w) : (clubs.find((c) => c.seat === w) || {}).name || `Seat ${w}`));
+  const rows = Array.isArray(game?.final) ? game.final : game?.final?.clubs;
+  if (!rows || !rows.length) return null;
+  const keys = PARTS.filter((k) => rows.some((r) => k in r));
+  const {winners, tieBreak} = verdict(rows);
   return h("div", {class: "final"},
     h("h2", {}, "Final scoring"),
-    winners.length ? h("p", {class: "winner"}, winners.length > 1 ? `Shared victory: ${winners.join(" and ")}` : `Winner: ${winners[0]}`) : null,
-    fin.tie_break ? h("p", {class: "tiebreak"}, `Tie-break: ${fin.tie_break}`) : null,
+    winners.length ? h("p", {class: "winner", id: "winner"}, winners.length > 1 ? `Shared victory: ${winners.map(nameOf).join(" and ")}` : `Winner: ${nameOf(winners[0])}`) : null,
+    tieBreak ? h("p", {class: "tiebreak", id: "tiebreak"}, `Tie-break: ${tieBreak}`) : null,
     h("div", {class: "scroll"}, h("table", {class: "breakdown"},
-      h("thead", {}, h("tr", {}, h("th", {}, ""), clubs.map((c) => h("th", {}, nameOf(c))))),
-      h("tbody", {}, keys.map((k) => h("tr", {}, h("th", {}, words(k)), clubs.map((c) => h("td", {class: "n"}, (c.breakdown || {})[k] ?? 0)))),
-        h("tr", {class: "total"}, h("th", {}, "Total"), clubs.map((c) => h("td", {class: "n"}, c.total ?? "")))))));
+      h("thead", {}, h("tr", {}, h("th", {}, ""), rows.map((r) => h("th", {class: "n"}, nameOf(r))))),
+      h("tbody", {}, keys.map((k) => h("tr", {}, h("th", {}, words(k)), rows.map((r) => h("td", {class: "n"}, r[k] ?? 0)))),
+        h("tr", {class: "total"}, h("th", {}, "Total"), rows.map((r) => h("td", {class: "n"}, r.total ?? "")))))));
 }
