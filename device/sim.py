@@ -52,7 +52,8 @@ class ForcedDice:
 
     def __init__(self, forced: Iterable[int] = (), fallback: Any | None = None, *, strict: bool = False) -> None:
         self._forced = list(forced)
-        self._fallback = fallback or SystemDice()
+        self.fallback = fallback or SystemDice()
+        """Where results come from once the forced ones are used (unless strict)."""
         self.strict = strict
         """When True, a roll with no forced result left fails instead of rolling fairly (tests)."""
         self._lock = threading.Lock()
@@ -83,7 +84,7 @@ class ForcedDice:
                     f"No forced result is left for this roll of the {die.name} (after {len(self.rolled)} roll(s)): force more dice."
                 )
             else:
-                value = self._fallback.roll(die)
+                value = self.fallback.roll(die)
             self.rolled.append((die.name, value))
             return value
 

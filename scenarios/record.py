@@ -1,0 +1,240 @@
+"""Write the shipped scenarios by playing a game on the simulated table and recording every step.
+
+    python -m scenarios.record            # rewrites scenarios/full-week.toml and scenarios/full-game.toml
+
+The game is the demo deck with four clubs.  Each Monday every seat taps a Board meeting card and rolls a
+result its Directors agree on; on Tuesday of each week one seat hires (or sells, or signs a Sponsor) and
+the others pass; on Matchday the page sets the lineups and the Opponent cards are tapped on the shared
+slot; Match consequences roll faces without effect, except a first-week injury at seat 1.  Every die the
+table rolls is recorded as the step's forced ``dice``, so replaying the file gives the same game.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from device.sim import SimulatedTable
+from tests.e2e.table import (
+    DIRECTORS,
+    SEATS,
+    STARTERS,
+    club,
+    decisive_rolls,
+    lineup_action,
+    new_game_action,
+    no_consequence,
+    opponents,
+)
+
+HERE = Path(__file__).parent
+WAIT = 5  # seconds: longer than the reroll window, so a held roll is kept
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_key(k)} = {_toml_value(v)}" for k, v in value.items() if v is not None) + " }"
+    raise TypeError(f"cannot write {value!r} as TOML")
+
+
+def _key(key: str) -> str:
+    return key if key.replace("_", "").isalnum() else _toml_value(key)
+
+
+class SeededDice:
+    """Fair-looking rolls from a seeded generator, so recording twice writes the same file."""
+
+    def __init__(self, seed: int) -> None:
+        self._random = random.Random(seed)
+
+    def roll(self, die: Any) -> int:
+        """A face of ``die``."""
+        return int(die.faces[self._random.randrange(len(die.faces))])
+
+
+class Recorder:
+    """Plays on a simulated table and keeps each step (with the dice it rolled) for the scenario file."""
+
+    def __init__(self, table: SimulatedTable) -> None:
+        self.table = table
+        self.steps: list[tuple[str | None, dict[str, Any]]] = []
+        # Rolls nobody forces (Opponent dice, tied Board meetings) come from a seeded die, and are recorded.
+        table.dice.strict = False
+        table.dice.fallback = SeededDice(11)
+
+    def _do(self, comment: str | None, step: dict[str, Any], act: Callable[[], Any], forced: list[int] | None = None) -> None:
+        before = len(self.table.dice.rolled)
+        if forced:
+            self.table.force_dice(forced)
+        act()
+        rolled = [value for _, value in self.table.dice.rolled[before:]]
+        if rolled:
+            step["dice"] = rolled
+        self.steps.append((comment, step))
+
+    def page(self, action: dict[str, Any], comment: str | None = None) -> None:
+        """A page action."""
+        body = {k: v for k, v in action.items() if k != "type"}
+        self._do(comment, {"page": action["type"], **body}, lambda: self.table.page(dict(action)))
+
+    def tap(self, pad: str, card: str, comment: str | None = None) -> None:
+        """A card put on a pad and lifted again."""
+        self._do(comment, {"place": pad, "card": card}, lambda: self.table.place(pad, card))
+        self._do(None, {"lift": pad}, lambda: self.table.lift(pad))
+
+    def press(self, button: str, forced: list[int] | None = None, comment: str | None = None) -> None:
+        """A short press (with the dice it rolls, when forced)."""
+        self._do(comment, {"press": button}, lambda: self.table.press(button), forced)
+
+    def hold(self, button: str, comment: str | None = None) -> None:
+        """A long press."""
+        self._do(comment, {"hold": button}, lambda: self.table.hold(button))
+
+    def wait(self, forced: list[int] | None = None, comment: str | None = None) -> None:
+        """Time passes: reroll windows close (and any dice that follows are forced)."""
+        self._do(comment, {"wait": WAIT}, lambda: self.table.wait(WAIT), forced)
+
+    def check(self, comment: str, screen: dict[str, str] | None = None, view: dict[str, Any] | None = None) -> None:
+        """A check of the screens and the view, right here."""
+        step: dict[str, Any] = {"check": True}
+        if screen:
+            step["screen"] = screen
+        if view:
+            step["view"] = view
+        self.steps.append((comment, step))
+
+    def write(self, path: Path, title: str, about: str) -> None:
+        """Write the scenario file."""
+        lines = [f"# {about}", "# Written by `python -m scenarios.record`; see docs/SCENARIOS.md for the format.", "",
+                 f"title = {_toml_value(title)}", ""]
+        for comment, step in self.steps:
+            if comment:
+                lines.append(f"# {comment}")
+            lines.append("[[step]]")
+            for key, value in step.items():
+                lines.append(f"{_key(key)} = {_toml_value(value)}")
+            lines.append("")
+        path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def play_setup(rec: Recorder) -> None:
+    """The page starts the game; each seat taps its Directors and starting Veteran and Youngster."""
+    rec.page(new_game_action(), "The page starts a game for four clubs and deals Opponents, Objectives and Tactics.")
+    for seat in SEATS:
+        for index, card in enumerate((*DIRECTORS[seat], *STARTERS[seat])):
+            rec.tap(f"seat{seat}.tap", card, f"Seat {seat} taps its three Directors, then its Veteran and Youngster." if index == 0 else None)
+    rec.check("Week 1 begins.", screen={"seat1.screen": "Wk 1/8 Mon"}, view={"stage": "monday", "week": 1})
+
+
+def play_week(rec: Recorder, week: int) -> None:
+    """One week: Board meetings, one action on Tuesday, passes, Matchday, consequences."""
+    table = rec.table
+    profile = table.session.profile
+    for seat in SEATS:
+        card = f"bm_{(week - 1) * 4 + seat:02d}"
+        rec.tap(f"seat{seat}.tap", card, f"Week {week}, Monday: Seat {seat}'s Board meeting card, then its roll." if seat == 1 else None)
+        rec.press(f"seat{seat}.roll", [decisive_rolls(profile, seat)[0]])
+    rec.wait(comment="The reroll windows close: the rolls are kept and the Directors' decisions apply.")
+    while table.view()["stage"] == "monday":
+        rec.wait()
+    # Tuesday: the seat whose turn it is does one thing, by week
+    turn = table.view()["turn"]
+    pad, button = f"seat{turn}.tap", f"seat{turn}.roll"
+    display = _display(table)
+    if week % 2 == 1 and display:
+        rec.tap(pad, display, f"Tuesday: Seat {turn} hires a Player; the button confirms.")
+        rec.press(button)
+    elif display:
+        staff = _staff(table)
+        rec.tap(pad, staff, f"Tuesday: Seat {turn} hires a Staff card; the button confirms.")
+        rec.press(button)
+    while table.view()["stage"] in ("tuesday", "wednesday", "thursday"):
+        rec.hold(f"seat{table.view()['turn']}.roll", None)
+    for seat in SEATS:
+        rec.page(lineup_action(seat), f"Week {week}, Matchday: lineups from the page." if seat == 1 else None)
+    for seat in SEATS:
+        rec.tap("shared.opponent", opponents(seat)[week - 1], "The Opponent cards are turned over on the shared slot." if seat == 1 else None)
+    for seat in SEATS:
+        result = club(table, seat)["match"]["result"]
+        forced = [no_consequence(result)]
+        rec.press(f"seat{seat}.roll", forced, f"Match consequences (faces without effect)." if seat == 1 else None)
+        rec.wait()
+    while table.view()["stage"] not in ("monday", "final_scoring", "over"):
+        awaiting = table.view()["awaiting"]
+        seat = next((a["seat"] for a in awaiting if a.get("seat")), None)
+        if seat is None:
+            rec.wait()
+            continue
+        if any(a.get("need") == "suspensions" for a in awaiting):
+            held = club(table, seat)["staff"][0]["id"]
+            rec.tap(f"seat{seat}.tap", held, f"Seat {seat} is short of money and names a card for the Suspension tokens.")
+            continue
+        rec.press(f"seat{seat}.roll", [1])
+        rec.wait()
+
+
+def _display(table: SimulatedTable) -> str | None:
+    """A Player card nobody holds yet that the club can pay for."""
+    held = {p["id"] for c in table.view()["clubs"] for p in c["players"]}
+    turn = table.view()["turn"]
+    money = club(table, turn)["resources"]["budget"]
+    for card in table.session.profile.cards_of("player"):
+        if card.id not in held and card.untrained.cost <= money:
+            return str(card.id)
+    return None
+
+
+def _staff(table: SimulatedTable) -> str:
+    held = {s["id"] for c in table.view()["clubs"] for s in c["staff"]}
+    turn = table.view()["turn"]
+    money = club(table, turn)["resources"]["budget"]
+    return next(str(c.id) for c in table.session.profile.cards_of("staff") if c.id not in held and c.cost <= money and c.profession != "First trainer")
+
+
+def play_end(rec: Recorder) -> None:
+    """Final scoring: each seat tells, on its button, how its Objective went."""
+    table = rec.table
+    for seat in SEATS:
+        if table.view()["stage"] != "final_scoring":
+            break
+        rec.press(f"seat{seat}.roll", comment=f"Seat {seat} steps to 'fulfilled' and confirms with a hold." if seat == 1 else None)
+        rec.press(f"seat{seat}.roll")
+        rec.hold(f"seat{seat}.roll")
+    rec.check("The game is over.", screen={"seat1.screen": "Game over"}, view={"stage": "over"})
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Record both shipped scenarios."""
+    with tempfile.TemporaryDirectory() as tmp:
+        with SimulatedTable.open(Path(tmp) / "week.db", strict_dice=True) as table:
+            rec = Recorder(table)
+            play_setup(rec)
+            play_week(rec, 1)
+            rec.check("Week 2 begins.", screen={"seat1.screen": "Wk 2/8 Mon"}, view={"week": 2, "stage": "monday"})
+            rec.write(HERE / "full-week.toml", "A whole week of a four-club game",
+                      "Setup and the first week of a four-club game on the simulated table: taps, presses, holds and page actions.")
+        with SimulatedTable.open(Path(tmp) / "game.db", strict_dice=True) as table:
+            rec = Recorder(table)
+            play_setup(rec)
+            for week in range(1, 9):
+                play_week(rec, week)
+            play_end(rec)
+            rec.write(HERE / "full-game.toml", "A whole four-club game",
+                      "A whole game of four clubs, eight weeks and the final scoring, on the simulated table.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
