@@ -141,11 +141,15 @@ class Reader:
                 if self._still_there():
                     self._checks += 1
                     return self._known
-                self._known = None  # it went quiet once: identify whatever answers next from scratch
-                return None
-            uid = self._select(halt=True)
-            self._known, self._checks = uid, 0
-            return uid
+            # Read the whole UID; a card seen last time gets a second try, since one lost frame (a WUPA, or
+            # the HLTA that should have put it to sleep) is enough to make it miss one exchange.
+            for _ in range(2 if self._known is not None else 1):
+                uid = self._select(halt=True)
+                if uid is not None:
+                    self._known, self._checks = uid, 0
+                    return uid
+            self._known = None
+            return None
 
     def version(self) -> int:
         """The chip's version register (0x91/0x92 for an MFRC522; 0x00/0xFF when nothing answers)."""
@@ -264,7 +268,7 @@ class Reader:
             # Nothing comes back (HLTA): let the frame leave and the timer it started run out, so neither an
             # aborted frame nor a late TimerIRq can spoil the next exchange.
             self._sleep(tx_air + self._timer + _MARGIN)
-            self._ready = False
+            self._ready = self._heard = False
             return None
         irq = self._wait(tx_air, R.air_seconds(reply_bytes), R.IRQ_RX)
         self._ready = self._heard = bool(irq & R.IRQ_RX)
@@ -302,9 +306,18 @@ class Reader:
     def _halt(self) -> None:
         self._exchange(_HLTA)
 
+    def _exchange_again(self, frame: bytes, tx_bits: int, reply_bytes: int) -> bytes | None:
+        """Exchange, and once more if nothing at all came back: a frame lost on air left the card as it was."""
+        answer = self._exchange(frame, tx_bits, reply_bytes)
+        if answer is None and not self._heard:
+            answer = self._exchange(frame, tx_bits, reply_bytes)
+        return answer
+
     def _still_there(self) -> bool:
         self._ready = False
-        atqa = self._exchange(bytes((R.WUPA,)), 7, 2)
+        # A second WUPA also covers a lost HLTA: the card was left READY, where the first WUPA is an error that
+        # sends it back to IDLE/HALT, from which the second wakes it.
+        atqa = self._exchange_again(bytes((R.WUPA,)), 7, 2)
         if atqa is None:
             if self._heard:  # something answered, garbled: settle the card back into IDLE/HALT
                 self._halt()
@@ -325,11 +338,11 @@ class Reader:
         selected = False
         try:
             for select in (R.SEL_CL1, R.SEL_CL2, R.SEL_CL3):
-                part = self._exchange(bytes((select, R.NVB_ANTICOLL)), 0, 5)
+                part = self._exchange_again(bytes((select, R.NVB_ANTICOLL)), 0, 5)
                 if part is None or len(part) != 5 or R.bcc(part[:4]) != part[4]:
                     return None
                 frame = bytes((select, R.NVB_SELECT)) + part
-                sak = self._exchange(frame + R.crc_a(frame), 0, 3)
+                sak = self._exchange_again(frame + R.crc_a(frame), 0, 3)
                 if sak is None or len(sak) != 3 or R.crc_a(sak[:1]) != sak[1:]:
                     return None
                 if sak[0] & R.SAK_CASCADE:

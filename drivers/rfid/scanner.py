@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 Reading = TagReading | HealthReading
 
 SWEEP_INTERVAL = 0.03  # seconds between sweeps: a tap shows within ~15 ms on average
-LIFT_AFTER = 3  # empty polls in a row before a card counts as lifted
+LIFT_AFTER = 4  # empty polls in a row before a card counts as lifted
 RETRY_AFTER = 33  # sweeps between probes of an offline reader (about one second)
 
 BACK_ONLINE = "{chip} answers again on {label}."
