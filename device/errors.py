@@ -50,8 +50,8 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        where = f"line {self.line}" if self.line else "top"
-        return f"{where}, {self.field or 'file'}: {self.message}"
+        # "LINE: FIELD: what" after the file name, as compilers print it, so editors can jump to the line.
+        return f"{self.line or 1}: {self.field or '(top)'}: {self.message}"
 
 
 class TableFileError(DeviceError, ValueError):

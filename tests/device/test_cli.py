@@ -139,7 +139,7 @@ def test_a_broken_table_file_stops_the_start_with_its_line(tmp_path: Path, capsy
     table.write_text('backend = "sim"\n[[seats]]\nseat = 9\n')
     assert cli.main(["run", "--table", str(table)]) == 2
     err = capsys.readouterr().err
-    assert f"{table}:line 3, seats[1].seat" in err
+    assert f"{table}:3: seats[1].seat: " in err
 
 
 def test_run_hands_the_table_and_options_to_the_runtime(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -231,8 +232,8 @@ def test_every_problem_is_reported_at_once_and_the_message_names_file_line_and_f
     with pytest.raises(TableFileError) as caught:
         parse_table(text, source=Path("/home/owner/table.toml"))
     message = str(caught.value)
-    assert f"/home/owner/table.toml:line {line_of(text, 'gpio = 99')}, seats[1].buttons[1].gpio" in message
-    assert f"line {line_of(text, 'mux_channel = 9')}, seats[1].screen.mux_channel" in message
+    assert f"/home/owner/table.toml:{line_of(text, 'gpio = 99')}: seats[1].buttons[1].gpio: " in message
+    assert f"/home/owner/table.toml:{line_of(text, 'mux_channel = 9')}: seats[1].screen.mux_channel: " in message
 
 
 def test_invalid_toml_says_where() -> None:
@@ -273,3 +274,11 @@ def test_a_screen_on_spi_takes_a_chip_select_and_a_dc_pin() -> None:
     assert only_problem(clash).field == "seats[1].screen.spi_device"
     mixed = text.replace("dc_pin = 24", "dc_pin = 24\n  address = 0x3c")
     assert only_problem(mixed).field == "seats[1].screen.address"
+
+
+def test_the_example_in_the_readme_is_a_valid_table_file() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    example = re.search(r"## Table files.*?```toml\n(.*?)```", readme, re.S)
+    assert example is not None
+    table = parse_table(example.group(1))
+    assert [p.id for p in table.pads()] == ["seat1.tap", "shared.opponent"]
