@@ -79,6 +79,11 @@ Scalar = Union[str, int, bool]
 # The vocabulary of effects and conditions.
 
 
+def whole_numbers(low: int, high: int) -> str:
+    """Words for a range of whole numbers, as error messages and DATA.md say it."""
+    return f"a whole number from {low} to {high}" if low < 0 else f"a whole number {low}–{high}"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Param:
     """One named parameter of an effect op or condition test: its type and allowed values."""
@@ -95,8 +100,7 @@ class Param:
     def describe(self) -> str:
         """Say in words what values are allowed (used in error messages and DATA.md)."""
         if self.type == "int":
-            text = f"a whole number {self.low}–{self.high}".replace("–-", " to -")
-            return text + (", not 0" if self.nonzero else "")
+            return whole_numbers(self.low or 0, self.high or 0) + (", not 0" if self.nonzero else "")
         if self.type == "choice":
             return "one of " + ", ".join(f'"{c}"' for c in self.choices)
         if self.type == "card":
