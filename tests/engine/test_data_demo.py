@@ -270,3 +270,17 @@ def test_objectives_are_mostly_checked_automatically(demo: Profile) -> None:
     objectives = [o for o in demo.cards_of("objective") if isinstance(o, Objective)]
     tests = [c.test for o in objectives for c in (*o.goal, *o.perfect)]
     assert tests.count("text") <= 1
+
+
+def test_the_rulebook_zone_examples_are_on_an_opponent_card(demo: Profile) -> None:
+    card = demo.card("opp_kingsbridge_5")
+    assert isinstance(card, Opponent)
+    pitch = demo.board.pitch
+
+    def zone(club_zone: str, style: str) -> list[int]:
+        return [f.strength for f in card.zone(pitch.faces(club_zone)) if f.style == style]
+
+    # Example 1: our forwards (attackers of Strength 3 and 1, no defender) against its Defenders.
+    assert (goals([3, 1], zone("fwd_centre", "defence")), goals(zone("fwd_centre", "attack"), [])) == (1, 1)
+    # Example 2: our central midfielders (an attacker of Strength 2, a defender of Strength 1) against its midfielders.
+    assert (goals([2], zone("mid_centre", "defence")), goals(zone("mid_centre", "attack"), [1])) == (1, 0)
