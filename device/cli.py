@@ -196,38 +196,39 @@ def cmd_hw_check(args: argparse.Namespace) -> int:
     probe_all = _late("hw-check", "the hardware check", "drivers.hwcheck", "probe_all")
     if probe_all is None:
         return 1
-    if is_sim(args, config):
-        # The drivers pick their backend from the environment, as everywhere else.
-        os.environ[BACKEND_ENV] = "sim"
-    results = list(probe_all(hardware_specs(config)))
+    results = list(probe_all(hardware_specs(config), backend="sim" if is_sim(args, config) else None))
     missing = sum(1 for r in results if not r.ok)
     for result in results:
-        print(probe_line(result))
+        print(result.line())
     print(HW_ALL_FOUND.format(count=len(results)) if not missing else HW_MISSING.format(missing=missing, count=len(results)))
     return 0 if not missing else 1
 
 
 def hardware_specs(config: TableConfig) -> list[Any]:
-    """The drivers' probe specs for every reader, hub, button and screen of the table file."""
+    """The drivers' probe specs for every hub, reader, button and screen of the table file, in that order."""
     from drivers import hwcheck
 
-    specs: list[Any] = []
-    for hub in config.hubs:
-        specs.append(hwcheck.HubSpec(name=f"hub {hub.name}", port=hub.device_path or "", baud=hub.baud))
+    specs: list[Any] = [
+        hwcheck.HubSpec(name=hub.name, serial_number=hub.serial, port=hub.port, baud=hub.baud, readers=hub.readers)
+        for hub in config.hubs
+    ]
+    # Readers on a hub are reported by the hub's probe (it says which of its readers are down).
     for pad in config.pads():
         if pad.on_spi:
-            specs.append(hwcheck.ReaderSpec(name=pad.id, bus=pad.bus, device=pad.device, rst_pin=pad.rst_pin))
-    for button in config.buttons():
-        specs.append(hwcheck.ButtonSpec(name=button.id, gpio=button.gpio))
+            reset = {} if pad.rst_pin is None else {"rst_pin": pad.rst_pin}
+            specs.append(hwcheck.ReaderSpec(name=pad.id, bus=pad.bus or 0, device=pad.device or 0, **reset))
+    specs += [hwcheck.ButtonSpec(name=b.id, gpio=b.gpio, led_gpio=b.led_gpio) for b in config.buttons()]
     for screen in config.screens():
-        specs.append(hwcheck.DisplaySpec(name=screen.id, kind=screen.kind, i2c_bus=screen.i2c_bus, address=screen.address,
-                                         mux_address=screen.mux_address, mux_channel=screen.mux_channel))
+        options: dict[str, Any] = {"kind": screen.kind, "interface": screen.interface}
+        if screen.interface == "i2c":
+            options |= {"i2c_bus": screen.i2c_bus, "address": screen.address,
+                        "mux_address": screen.mux_address, "mux_channel": screen.mux_channel}
+        else:
+            options |= {"spi_bus": screen.spi_bus, "spi_device": screen.spi_device, "dc_pin": screen.dc_pin}
+            if screen.rst_pin is not None:
+                options["rst_pin"] = screen.rst_pin
+        specs.append(hwcheck.DisplaySpec(name=screen.id, **options))
     return specs
-
-
-def probe_line(result: Any) -> str:
-    """One line per device: found or MISSING, its name, and what the probe said."""
-    return f"{'ok     ' if result.ok else 'MISSING'}  {result.name}: {result.detail}"
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -166,3 +166,30 @@ def test_under_systemd_log_lines_carry_the_journal_priority(monkeypatch: pytest.
     logging.getLogger("device.runtime").warning("reader 2 went offline")
     logging.getLogger("device.runtime").debug("not shown")
     assert capsys.readouterr().err == "<4>device.runtime: reader 2 went offline\n"
+
+
+@pytest.mark.parametrize("name", ["sim", "four-seats-spi", "four-seats-hub"])
+def test_hw_check_in_simulation_finds_every_device_of_the_table(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from device.table_file import TABLES_DIR, load_table
+
+    table = load_table(TABLES_DIR / f"{name}.toml")
+    assert cli.main(["hw-check", "--sim", "--table", str(TABLES_DIR / f"{name}.toml")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    spi_pads = [p.id for p in table.pads() if p.on_spi]
+    expected = [h.name for h in table.hubs] + spi_pads + [b.id for b in table.buttons()] + [s.id for s in table.screens()]
+    assert [line.split()[2].rstrip(":") for line in lines[:-1]] == expected
+    assert all(line.startswith("ok") for line in lines[:-1])
+    assert lines[-1] == cli.HW_ALL_FOUND.format(count=len(expected))
+
+
+@pytest.mark.skipif(Path("/proc/device-tree/model").exists(), reason="on a Raspberry Pi the real devices may answer")
+def test_hw_check_off_a_pi_marks_every_device_missing_and_fails(capsys: pytest.CaptureFixture[str],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from device.table_file import TABLES_DIR
+
+    monkeypatch.delenv(cli.BACKEND_ENV, raising=False)
+    assert cli.main(["hw-check", "--table", str(TABLES_DIR / "four-seats-spi.toml")]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 16 and all(line.startswith("MISSING") for line in lines[:-1])
+    assert "seat1.tap" in lines[0] and ("SPI" in lines[0] or "spidev" in lines[0])
+    assert lines[-1] == cli.HW_MISSING.format(missing=15, count=15)
