@@ -68,7 +68,9 @@ class Debouncer:
     def poll(self, now: float) -> list[ButtonReading]:
         """Return the readings that became due by ``now``."""
         readings: list[ButtonReading] = []
-        if self._raw != self._stable and now - self._raw_since >= self.debounce:
+        # Compared as ``now >= deadline`` exactly as next_deadline() computes it, so the thread
+        # never wakes at a deadline that float rounding then says has not come yet.
+        if self._raw != self._stable and now >= self._raw_since + self.debounce:
             self._stable = self._raw
             if self._stable:
                 self._pressed_at = self._raw_since
@@ -95,7 +97,7 @@ class Debouncer:
             self._stable
             and self.hold_time is not None
             and not self._held
-            and now - self._pressed_at >= self.hold_time
+            and now >= self._pressed_at + self.hold_time
         )
 
 
@@ -149,7 +151,9 @@ class Buttons:
         led_pin: int | str | None = None,
     ) -> None:
         """Set up a button (wired to ground with the internal pull-up by default) and its optional LED."""
-        from gpiozero import LED, Button
+        # DigitalInputDevice, not Button: Button's own hold thread runs on real time (and makes
+        # close() wait up to its hold time); holds are timed here instead.
+        from gpiozero import LED, DigitalInputDevice
         from gpiozero.exc import GPIOZeroError
 
         if name in self._buttons:
@@ -157,7 +161,7 @@ class Buttons:
         debouncer = Debouncer(name, debounce, hold_time)
         try:
             # bounce_time stays None: the library's debouncing is not used (and MockPin ignores it).
-            device = Button(pin, pull_up=pull_up, bounce_time=None, pin_factory=self.pin_factory)
+            device = DigitalInputDevice(pin, pull_up=pull_up, bounce_time=None, pin_factory=self.pin_factory)
         except (GPIOZeroError, OSError, RuntimeError) as exc:
             raise DriverConfigError(PIN_REFUSED.format(pin=pin, name=name, reason=exc)) from exc
         led = None
