@@ -133,8 +133,10 @@ def _actions(profile: Profile, state: State, seat: int) -> list[dict[str, Any]]:
     club = state.club(seat)
     assert club is not None
     out: list[dict[str, Any]] = [{"type": "pass", "seat": seat}]
+    # a card's chosen footballer: the first untrained one (a coach trains him, a trainer strengthens him)
+    pick = next((h.id for h in club.players if not h.trained and not h.unavailable), club.players[0].id if club.players else None)
     for card_id in list(club.directors) + [h.id for h in club.staff] + list(club.infrastructure):
-        out.append({"type": "use_card", "seat": seat, "card": card_id})
+        out.append({"type": "use_card", "seat": seat, "card": card_id, **({"targets": [pick]} if pick else {})})
     if not club.acted:
         out.extend({"type": "hire_player", "seat": seat, "card": c} for c in _free(profile, state, "player")[:3])
         out.extend({"type": "hire_youngster", "seat": seat, "card": c} for c in _free(profile, state, "youngster")[:1])

@@ -165,7 +165,7 @@ def on_sponsor(tx: Tx) -> None:
     else:
         club = replace(club, shirt=card.id)
     tx.put(club)
-    tx.say("sponsor", seat, f"Seat {seat} contracts {card.name} as a {contract} sponsor.", card=card.id, contract=contract)
+    tx.say("sponsor", seat, f"Seat {seat} contracts {card.name} as {'an' if contract == 'adboard' else 'a'} {contract} sponsor.", card=card.id, contract=contract)
     ctx = Ctx(seat=seat, source=card.id, label=card.name, targets=_targets(ev))
     abilities: tuple[Ability, ...] = card.contract(contract)
     if contract == "adboard" and take_bonus:

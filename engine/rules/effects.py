@@ -135,9 +135,10 @@ def _footballer(tx: Tx, club: Club, ctx: Ctx, target: str, jersey: Any, what: st
         return hit_jersey(tx, club, int(jersey or 0))
     chosen = ctx.take_target()
     if chosen is None:
-        return None
-    held = club.held(chosen)
-    return held
+        # no choice named: when only one card fits there is nothing to choose
+        fits = [h for h in club.players if target != "chosen_youngster" or tx.profile.cards[h.id].kind == "youngster"]
+        return fits[0] if len(fits) == 1 else None
+    return club.held(chosen)
 
 
 def hit_jersey(tx: Tx, club: Club, jersey: int) -> Held | None:
@@ -203,7 +204,8 @@ def apply_effect(tx: Tx, effect: Effect, ctx: Ctx) -> None:
     elif op == "lose":
         amount = min(int(a["amount"]), club.res[_ri(str(a["resource"]))])
         tx.put(with_res(club, str(a["resource"]), -amount))
-        tx.say("lose", seat, f"Seat {seat} loses {amount} {str(a['resource']).capitalize()}.", resource=a["resource"], amount=amount)
+        if amount:
+            tx.say("lose", seat, f"Seat {seat} loses {amount} {str(a['resource']).capitalize()}.", resource=a["resource"], amount=amount)
     elif op == "stat":
         tx.put(move_stat(tx, club, str(a["stat"]), int(a["steps"])))
     elif op == "vp":
@@ -230,7 +232,7 @@ def apply_effect(tx: Tx, effect: Effect, ctx: Ctx) -> None:
         tx.put(set_mod(club, key, int(a.get("count", 1))))
         tx.say("prevent_injury", seat, f"Seat {seat} will ignore the next {a.get('count', 1)} injury(ies).")
     elif op == "train":
-        held = _footballer(tx, club, ctx, "this_card" if a["target"] == "this_card" else "chosen", None, "player")
+        held = _footballer(tx, club, ctx, str(a["target"]), None, "player")
         if not isinstance(held, Held):
             ask_table(tx, ctx, describe_effect(effect))
             return
