@@ -23,6 +23,7 @@ SOURCE_NAME = "Touchline"
 # BG Stats' play import deep link: the app opens a prefilled play for the owner to confirm.
 BGSTATS_LINK = "bgstats://app.bgstatsapp.com/createPlay.html?data="
 FORMATS = ("json", "csv", "bgstats")
+_NOT_CATEGORIES = frozenset({"seat", "name", "club", "position", "league_position", "total", "vp", "rank", "winner"})
 Format = Literal["json", "csv", "bgstats"]
 EXPORT_VERSION = 1
 
@@ -78,18 +79,26 @@ def final_from_view(view: Mapping[str, Any]) -> FinalScoring | None:
     """Adapt ``engine.view()``'s final scoring breakdown (None while the game is not over).
 
     Accepted shape: ``view["final"]`` is a list of clubs (or ``{"clubs": [...], "winners": [seats]}``), each with
-    ``seat``, ``name``/``club``, ``total``/``vp`` and ``breakdown`` (a mapping or a list of ``{category, vp}``),
-    plus ``league_position`` when known.  Winners come from the engine when it names them; otherwise the rule of
-    the base game applies: most VP, then higher in the League table, else the victory is shared.
+    ``seat``, ``name``/``club``, ``total``/``vp``, ``position``/``league_position`` and its categories, either as
+    fields of their own (``league``, ``office``, ...: what ``engine.view`` gives) or under ``breakdown`` (a mapping
+    or a list of ``{category, vp}``).  Winners come from the engine when it names them (``winner`` on each row or
+    ``winners``); otherwise the rule of the base game applies: most VP, then higher in the League table, else the
+    victory is shared.
     """
     final = view.get("final")
     if not final:
         return None
     raw_clubs = final.get("clubs", []) if isinstance(final, Mapping) else list(final)
     named_winners = final.get("winners") if isinstance(final, Mapping) else None
+    if named_winners is None and raw_clubs and all("winner" in raw for raw in raw_clubs):
+        named_winners = [int(raw["seat"]) for raw in raw_clubs if raw["winner"]]
     parsed = []
     for raw in raw_clubs:
-        breakdown = raw.get("breakdown") or {}
+        breakdown = raw.get("breakdown")
+        if breakdown is None:
+            # The engine's rows carry each category as a field of its own beside seat, name, total and rank.
+            breakdown = {k: v for k, v in raw.items()
+                         if k not in _NOT_CATEGORIES and isinstance(v, int) and not isinstance(v, bool)}
         if isinstance(breakdown, Mapping):
             items = tuple((str(k), int(v)) for k, v in breakdown.items())
         else:

@@ -162,3 +162,19 @@ def test_a_log_the_engine_cannot_score_says_to_send_the_log(tmp_path: Path) -> N
     with pytest.raises(ExportError) as caught:
         build_export(store, game_id, scorer=broken)
     assert str(caught.value) == errors.NO_FINAL_SCORING.format(game=game_id, reason="Seat 4 is not playing.")
+
+
+def test_the_engines_final_rows_are_read_with_their_categories_and_winner() -> None:
+    # The shape engine.view() gives once the stage is "over": categories as fields beside seat, total and rank.
+    view = {"final": [
+        {"seat": 3, "name": "Green Town", "position": 1, "league": 10, "vp_tokens": 2, "staff_sets": 3,
+         "infrastructure": 2, "objective": 3, "office": 4, "budget": 1, "total": 25, "rank": 1, "winner": True},
+        {"seat": 1, "name": "Red Lions", "position": 3, "league": 6, "vp_tokens": 5, "staff_sets": 6,
+         "infrastructure": 4, "objective": 0, "office": 4, "budget": 0, "total": 25, "rank": 2, "winner": False},
+    ]}
+    final = final_from_view(view)
+    assert final is not None
+    assert [(c.seat, c.total, c.league_position, c.winner) for c in final.clubs] == [
+        (3, 25, 1, True), (1, 25, 3, False)]
+    assert final.categories == ("league", "vp_tokens", "staff_sets", "infrastructure", "objective", "office", "budget")
+    assert sum(v for _, v in final.clubs[1].breakdown) == 25
