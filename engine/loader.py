@@ -639,17 +639,23 @@ def _setup(setup: _Fields, refs: _Refs) -> Setup:
         if not isinstance(trainer, str):
             setup.wrong("first_trainers", "a list of Staff card ids", trainers)
         refs.add(setup, "first_trainers", "card", trainer)
+    directors_dealt = setup.int("directors_dealt", 1, 9)
+    objectives_dealt = setup.int("objectives_dealt", 1, 9)
+    display_size = setup.int("display_size", 1, 9)
+    max_clubs = setup.int("max_clubs", 1, 8)
     result = Setup(
-        directors_dealt=setup.int("directors_dealt", 1, 9),
-        directors_kept=setup.int("directors_kept", 1, 9),
-        objectives_dealt=setup.int("objectives_dealt", 1, 9),
-        objectives_kept=setup.int("objectives_kept", 1, 9),
+        directors_dealt=directors_dealt,
+        directors_kept=setup.int("directors_kept", 1, directors_dealt),
+        objectives_dealt=objectives_dealt,
+        objectives_kept=setup.int("objectives_kept", 1, objectives_dealt),
         opponents_per_club=setup.int("opponents_per_club", 1, 20),
         first_trainers=tuple(trainers),
-        display_size=setup.int("display_size", 1, 9),
-        reach=setup.int("reach", 1, 9),
-        max_clubs=setup.int("max_clubs", 1, 8),
+        display_size=display_size,
+        reach=setup.int("reach", 1, display_size),
+        max_clubs=max_clubs,
     )
+    if len(set(trainers)) < max_clubs:
+        setup.wrong("first_trainers", f"{max_clubs} different Staff card ids (one for each of max_clubs clubs)", trainers)
     setup.done()
     return result
 

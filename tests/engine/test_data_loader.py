@@ -196,3 +196,23 @@ def test_an_owner_may_transcribe_part_and_inherit_the_rest_of_the_demo(tmp_path:
 def test_an_unknown_kind_is_a_clear_key_error() -> None:
     with pytest.raises(KeyError, match="unknown card kind"):
         load_profile().cards_of("referee")
+
+
+def test_every_club_needs_its_own_first_trainer(owner: Path) -> None:
+    edit(owner, "board.toml", 'first_trainers = ["st_01", "st_02", "st_03", "st_04"]', 'first_trainers = ["st_01", "st_02", "st_02"]')
+    assert load_error(owner) == (
+        'board.toml, field "setup.first_trainers": expected 4 different Staff card ids (one for each of max_clubs clubs), '
+        "got ['st_01', 'st_02', 'st_02']"
+    )
+
+
+def test_a_club_cannot_keep_more_directors_than_it_is_dealt(owner: Path) -> None:
+    edit(owner, "board.toml", "directors_kept = 3", "directors_kept = 5")
+    assert load_error(owner) == 'board.toml, field "setup.directors_kept": expected a whole number 1–4, got 5'
+
+
+def test_a_wrong_board_table_names_the_table(owner: Path) -> None:
+    edit(owner, "board.toml", "fanbase = [1, 2, 2, 3, 3, 4]", "fanbase = [1, 2, 2, 3, 3]")
+    assert load_error(owner) == (
+        'board.toml, field "stats.production.fanbase": expected a list of 6 whole numbers 0–20, got [1, 2, 2, 3, 3]'
+    )
