@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from gpiozero import Button
 from gpiozero.pins.mock import MockFactory
 
@@ -189,3 +191,47 @@ def test_simulated_presses_are_refused_on_real_pins(reading_log: ReadingLog) -> 
     buttons = Buttons(reading_log, backend="real", pin_factory=NotMock(), threaded=False)
     with pytest.raises(DriverConfigError, match="only be pressed by software in simulation"):
         buttons.simulated("seat1")
+
+
+def run_debouncer(debouncer: Debouncer, edges: list[tuple[float, bool]], until: float) -> list[str]:
+    """Feed timed edges and poll at every deadline, as the buttons' thread does; return the reading kinds."""
+    kinds: list[str] = []
+
+    def poll_until(t: float) -> None:
+        while (deadline := debouncer.next_deadline()) is not None and deadline <= t:
+            kinds.extend(r.kind for r in debouncer.poll(deadline))
+
+    for at, pressed in edges:
+        poll_until(at)
+        debouncer.edge(pressed, at)
+    poll_until(until)
+    return kinds
+
+
+press_shape = st.tuples(
+    st.integers(min_value=0, max_value=4),  # chatter flips when the contact closes
+    st.one_of(st.floats(min_value=0.08, max_value=0.8), st.floats(min_value=1.2, max_value=3.0)),  # time down
+    st.integers(min_value=0, max_value=4),  # chatter flips when it opens
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(press_shape, min_size=1, max_size=6))
+def test_any_chattering_sequence_gives_one_reading_per_real_press(presses: list[tuple[int, float, int]]) -> None:
+    debounce, gap = 0.03, 0.002
+    edges: list[tuple[float, bool]] = []
+    expected: list[str] = []
+    t = 10.0
+    for closing, down_for, opening in presses:
+        for flip in range(closing):  # closing contacts chatter: down, up, down...
+            edges.append((t, flip % 2 == 0))
+            t += gap
+        edges.append((t, True))
+        t += down_for
+        for flip in range(opening):
+            edges.append((t, flip % 2 == 1))
+            t += gap
+        edges.append((t, False))
+        t += 0.5
+        expected.append("press" if down_for < 1.0 else "hold")
+    assert run_debouncer(Debouncer("b", debounce=debounce, hold_time=1.0), edges, t + 1) == expected

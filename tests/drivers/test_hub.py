@@ -9,6 +9,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from drivers import hub as hubmod
 from drivers.base import HealthReading, TagReading
@@ -260,3 +262,23 @@ def test_every_example_line_in_the_protocol_document_and_firmware_checks_out() -
     for example in examples:
         parsed = parse_line(example.encode()) if not example.startswith("$QUERY") else None
         assert parsed is not None or example == encode_line(hubmod.QUERY).decode().strip()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=200))
+def test_no_bytes_on_the_wire_crash_the_parser(raw: bytes) -> None:
+    try:
+        parse_line(raw)
+    except HubProtocolError as exc:
+        assert exc.reason in ("garbled", "checksum", "unknown")  # type: ignore[attr-defined]
+
+
+field_text = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126, exclude_characters="$*,"),
+                     max_size=12)
+
+
+@given(st.sampled_from(sorted(hubmod.HUB_MESSAGES)), st.data())
+def test_every_encoded_line_parses_back(kind: str, data: st.DataObject) -> None:
+    fields = tuple(data.draw(st.lists(field_text, min_size=hubmod.HUB_MESSAGES[kind],
+                                      max_size=hubmod.HUB_MESSAGES[kind])))
+    assert parse_line(encode_line(kind, *fields)) == hubmod.HubMessage(kind, fields)
