@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-STEP_KINDS = ("place", "place_tag", "lift", "press", "hold", "wait", "page", "check")
+from engine.errors import EngineError
+
+STEP_KINDS = ("tap", "place", "place_tag", "lift", "press", "hold", "wait", "page", "check")
 """Every kind of step; a step is a TOML table with exactly one of these keys."""
 
 SCENARIO_MISSING = "Scenario {path} does not exist. Give the path of a .toml scenario (see docs/SCENARIOS.md)."
@@ -117,8 +119,8 @@ def _step(number: int, line: int | None, raw: Mapping[str, Any]) -> Step:
         target = ""
     elif not isinstance(target, str) or not target:
         raise ScenarioError(STEP_FIELD.format(where=where, problem=f"'{kind}' names a pad, a button or a page action, e.g. {kind} = \"seat1.tap\""))
-    if kind in ("place", "place_tag") and not isinstance(args.get("card" if kind == "place" else "uid"), str):
-        needed = "card = \"bm_01\"" if kind == "place" else "uid = \"04-A1-B2-C3\""
+    if kind in ("tap", "place", "place_tag") and not isinstance(args.get("uid" if kind == "place_tag" else "card"), str):
+        needed = "uid = \"04-A1-B2-C3\"" if kind == "place_tag" else "card = \"bm_01\""
         raise ScenarioError(STEP_FIELD.format(where=where, problem=f"a '{kind}' step needs {needed}"))
     screens_check = raw.get("screen", {})
     view_check = raw.get("view", {})
@@ -192,7 +194,9 @@ def run_step(table: Any, step: Step) -> None:
         table.force_dice(step.dice)
     refusal: str | None = None
     try:
-        if step.kind == "place":
+        if step.kind == "tap":
+            table.tap(step.target, str(step.args["card"]))
+        elif step.kind == "place":
             table.place(step.target, str(step.args["card"]))
         elif step.kind == "place_tag":
             table.place_tag(step.target, str(step.args["uid"]))
@@ -206,12 +210,12 @@ def run_step(table: Any, step: Step) -> None:
             table.wait(float(step.target))
         elif step.kind == "page":
             table.page({"type": step.target, **step.args})
-    except LookupError as exc:
-        raise ScenarioError(STEP_REFUSED.format(where=step.where, reason=exc.args[0] if exc.args else exc)) from exc
-    except ValueError as exc:
-        refusal = str(exc)
+    except (ValueError, EngineError) as exc:
+        refusal = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
         if step.refused is None:
             raise ScenarioError(STEP_REFUSED.format(where=step.where, reason=refusal)) from exc
+    except LookupError as exc:  # a pad, button or screen the table does not have
+        raise ScenarioError(STEP_REFUSED.format(where=step.where, reason=exc.args[0] if exc.args else exc)) from exc
     if step.refused is not None and (refusal is None or step.refused not in refusal):
         raise ScenarioError(CHECK_FAILED.format(where=step.where, what="the refusal", expected=step.refused, found=refusal))
     failures = list(checks(step, table.screen_texts(), table.view()))

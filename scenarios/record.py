@@ -91,8 +91,7 @@ class Recorder:
 
     def tap(self, pad: str, card: str, comment: str | None = None) -> None:
         """A card put on a pad and lifted again."""
-        self._do(comment, {"place": pad, "card": card}, lambda: self.table.place(pad, card))
-        self._do(None, {"lift": pad}, lambda: self.table.lift(pad))
+        self._do(comment, {"tap": pad, "card": card}, lambda: self.table.tap(pad, card))
 
     def press(self, button: str, forced: list[int] | None = None, comment: str | None = None) -> None:
         """A short press (with the dice it rolls, when forced)."""

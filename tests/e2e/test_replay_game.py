@@ -1,0 +1,43 @@
+"""A whole game by a shipped scenario through ``touchline replay``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def replay(name: str) -> dict:  # type: ignore[type-arg]
+    out = subprocess.run(
+        [sys.executable, "-m", "device.cli", "--log-level", "WARNING", "replay", str(ROOT / "scenarios" / name)],
+        capture_output=True, text=True, cwd=ROOT, timeout=240,
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)  # type: ignore[no-any-return]
+
+
+@pytest.mark.slow
+def test_full_game_scenario_plays_eight_weeks_to_the_final_scoring() -> None:
+    final = replay("full-game.toml")
+    view = final["view"]
+    assert view["stage"] == "over" and view["week"] == 8
+    scores = view["final"]
+    assert sorted(row["seat"] for row in scores) == [1, 2, 3, 4]
+    assert sum(1 for row in scores if row["winner"]) >= 1
+    for row in scores:  # each total is its breakdown
+        parts = ("league", "vp_tokens", "staff_sets", "infrastructure", "objective", "office", "budget")
+        assert row["total"] == sum(row[p] for p in parts)
+    assert all("Game over" in "\n".join(lines) for sid, lines in final["screens"].items() if sid != "shared.screen")
+    # the replay is deterministic: every die was forced by the file
+    assert final == replay("full-game.toml")
+
+
+def test_full_week_scenario_ends_on_the_next_monday() -> None:
+    final = replay("full-week.toml")
+    assert (final["view"]["stage"], final["view"]["week"]) == ("monday", 2)
+    assert final["screens"]["seat1.screen"][0] == "Wk 2/8 Mon"
