@@ -178,3 +178,25 @@ def test_the_engines_final_rows_are_read_with_their_categories_and_winner() -> N
         (3, 25, 1, True), (1, 25, 3, False)]
     assert final.categories == ("league", "vp_tokens", "staff_sets", "infrastructure", "objective", "office", "budget")
     assert sum(v for _, v in final.clubs[1].breakdown) == 25
+
+
+def test_a_whole_game_in_the_log_exports_the_engines_final_scoring(tmp_path: Path) -> None:
+    # The engine's golden four-club game, kept in the log as the table would have written it.
+    golden = Path(__file__).parents[1] / "engine" / "golden"
+    events = [json.loads(line) for line in (golden / "four_clubs.jsonl").read_text().splitlines() if line.strip()]
+    with EventStore(tmp_path / "t.db") as store:
+        game = store.new_game(seats={1: "Ana", 2: "Ben", 3: "Cleo", 4: "Dev"}, profile_source=str(golden / "deck"))
+        for event in events:
+            store.append(game.id, event)
+        store.finish(game.id)
+        export = build_export(store, game.id)
+    import engine
+
+    profile = engine.load_profile(golden / "deck")
+    expected = engine.view(profile, engine.replay(profile, events))["final"]
+    assert export.final is not None
+    assert [(c.seat, c.total, c.winner) for c in export.final.clubs] == [(r["seat"], r["total"], r["winner"]) for r in expected]
+    play = bgstats_play(export)
+    names = {1: "Ana", 2: "Ben", 3: "Cleo", 4: "Dev"}
+    assert [(p["name"], p["score"]) for p in play["players"]] == [(names[r["seat"]], r["total"]) for r in expected]
+    assert sum(p["winner"] for p in play["players"]) >= 1
