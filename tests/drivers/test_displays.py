@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import threading
 
 import pytest
 from luma.core.interface.serial import i2c
@@ -154,3 +155,24 @@ def test_bad_configuration_and_frames_are_refused_with_clear_messages() -> None:
     with pytest.raises(DriverConfigError, match="is 64x32 pixels"):
         display.show(Image.new("1", (64, 32)))
     assert same_pixels(display.frame(), frame_with("kept"))
+
+
+def test_screens_drawn_from_two_threads_never_land_on_each_others_panel(table: SimulatedI2C) -> None:
+    left = table.add_panel(1, 0x3C, mux_address=0x70, mux_channel=0)
+    right = table.add_panel(1, 0x3C, mux_address=0x70, mux_channel=1)
+    seats = [open_display(f"seat{c}", bus=1, mux_address=0x70, mux_channel=c, backend="sim", simulation=table)
+             for c in (0, 1)]
+    before = (left.frames, right.frames)
+    frames = [frame_with("left", box=0), frame_with("right", box=100)]
+
+    def draw(seat: int) -> None:
+        for _ in range(15):
+            seats[seat].show(frames[seat])
+
+    workers = [threading.Thread(target=draw, args=(seat,)) for seat in (0, 1)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert (left.frames - before[0], right.frames - before[1]) == (15, 15)
+    assert same_pixels(left.image(), frames[0]) and same_pixels(right.image(), frames[1])
