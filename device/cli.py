@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import inspect
 import logging
 import os
 import sys
@@ -84,8 +83,12 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("scenario", type=Path, help="the scenario file")
 
     enroll = sub.add_parser("enroll", help="tap cards to map their tags to the deck's cards")
-    table_options(enroll, sim_help="use the simulated table")
+    table_options(enroll, sim_help="use the simulated table (type each tag's UID instead of tapping it)")
     db_option(enroll)
+    enroll.add_argument("--in-turn", action="store_true",
+                        help="tap every card of the deck in the order asked (default: tap one, then pick it from the list)")
+    enroll.add_argument("--kind", action="append", dest="kinds", metavar="KIND",
+                        help="with --in-turn, only cards of this kind (e.g. player); may be repeated")
 
     hw = sub.add_parser("hw-check", help="look for every reader, button, screen and hub of the table file")
     table_options(hw, sim_help=f"check against the simulation (as does {BACKEND_ENV}=sim)")
@@ -183,11 +186,8 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     if enroll is None:
         return 1
     db_path = args.db or (Path(os.environ[DB_ENV]) if os.environ.get(DB_ENV) else config.database)
-    kwargs: dict[str, Any] = {}
-    if "sim" in inspect.signature(enroll).parameters:
-        kwargs["sim"] = is_sim(args, config)
-    result = enroll(config, db_path, **kwargs)
-    return int(result) if isinstance(result, int) else 0
+    return int(enroll(config, db_path, sim=is_sim(args, config), mode="in_turn" if args.in_turn else "pick",
+                      kinds=args.kinds))
 
 
 def cmd_hw_check(args: argparse.Namespace) -> int:

@@ -193,3 +193,23 @@ def test_hw_check_off_a_pi_marks_every_device_missing_and_fails(capsys: pytest.C
     assert len(lines) == 16 and all(line.startswith("MISSING") for line in lines[:-1])
     assert "seat1.tap" in lines[0] and ("SPI" in lines[0] or "spidev" in lines[0])
     assert lines[-1] == cli.HW_MISSING.format(missing=15, count=15)
+
+
+def test_enroll_on_the_simulated_table_stores_the_tag_for_the_picked_card(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from device.runtime import deck_key
+    from device.table_file import default_sim_table
+
+    db = tmp_path / "t.db"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("04-A1-B2-C3\ndir_03\nq\n"))
+    assert cli.main(["enroll", "--sim", "--db", str(db)]) == 0
+    with EventStore(db) as store:
+        assert store.card_for("04-A1-B2-C3", deck=deck_key(default_sim_table())) == "dir_03"
+
+
+def test_replay_of_a_missing_scenario_names_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nope.toml"
+    assert cli.main(["replay", str(missing)]) == 2
+    assert str(missing) in capsys.readouterr().err
