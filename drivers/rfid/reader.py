@@ -87,7 +87,8 @@ NOT_CLASSIC = ("The card {uid} on reader '{name}' is not a MIFARE Classic card, 
 AUTH_FAILED = ("The card {uid} refused the key for block {block}: it is not a blank card with the default key. "
                "Use a new MIFARE Classic card.")
 CARD_IO = "Block {block} of card {uid} could not be {action} ({why}): hold the card still on the pad and try again."
-BAD_BLOCK = "Block {block!r} cannot hold a card id: use a data block from 1 to 62 that is not a sector trailer (3, 7, 11, ...)."
+BAD_BLOCK = ("Block {block!r} cannot hold a card id: use a data block from 1 to 62 that is not a sector trailer "
+             "(3, 7, 11, ...).")
 BAD_TEXT = "A card id is 1 to 16 ASCII characters; {text!r} is not."
 BAD_KEY = "A MIFARE key is 6 bytes and its type 'A' or 'B'; got {key_type!r} with {length} bytes."
 NOT_AN_ID = "Block {block} of card {uid} holds no card id (it is not ASCII text)."
@@ -137,10 +138,9 @@ class Reader:
     def poll(self) -> bytes | None:
         """The UID of the card on the reader now, or None; raises DeviceNotFound/DeviceIOError if the chip is gone."""
         with self._guard():
-            if self._known is not None and self._checks < REIDENTIFY_EVERY:
-                if self._still_there():
-                    self._checks += 1
-                    return self._known
+            if self._known is not None and self._checks < REIDENTIFY_EVERY and self._still_there():
+                self._checks += 1
+                return self._known
             # Read the whole UID; a card seen last time gets a second try, since one lost frame (a WUPA, or
             # the HLTA that should have put it to sleep) is enough to make it miss one exchange.
             for _ in range(2 if self._known is not None else 1):
@@ -362,7 +362,8 @@ class Reader:
     def _classic(self, block: int, key: bytes, key_type: str, data: bytes | None) -> tuple[bytes, bytes]:
         """Select the card, authenticate for ``block``, then read it (``data`` None) or write ``data``."""
         if key_type not in ("A", "B") or not isinstance(key, (bytes, bytearray)) or len(key) != 6:
-            raise DriverConfigError(BAD_KEY.format(key_type=key_type, length=len(key) if hasattr(key, "__len__") else 0))
+            length = len(key) if hasattr(key, "__len__") else 0
+            raise DriverConfigError(BAD_KEY.format(key_type=key_type, length=length))
         self._known = None
         self._sak = 0
         uid = self._select(halt=False)
@@ -476,10 +477,14 @@ def _unregister(key: str, bus: int, device: int, rst_pin: int) -> bool:
         return False
 
 
+def _wall_sleep(seconds: float) -> None:
+    time.sleep(seconds)
+
+
 def _real_library() -> tuple[Any, Any]:
     """Import the hardware libraries, only here: the MFRC522 class and the RPi.GPIO module it uses."""
     try:
-        import mfrc522  # noqa: PLC0415  (imports spidev and RPi.GPIO)
+        import mfrc522
     except (ImportError, RuntimeError) as exc:  # RPi.GPIO raises RuntimeError off a Pi
         raise BackendUnavailable(REAL_UNAVAILABLE.format(error=exc)) from exc
     cls = mfrc522.MFRC522
@@ -514,7 +519,7 @@ def open_reader(name: str, bus: int, device: int, rst_pin: int, backend: str | N
         cls, gpio, sleep, key = rig.stock().MFRC522, rig.gpio, rig.clock.sleep, f"sim{rig.serial}"
     else:
         cls, gpio = _real_library()
-        sim, sleep, key = None, time.sleep, "real"
+        sim, sleep, key = None, _wall_sleep, "real"
     if gpio.getmode() not in (None, gpio.BCM):
         # The library would silently take our BCM number as a header pin number.
         raise DriverConfigError(GPIO_NOT_BCM)

@@ -6,6 +6,8 @@ apart from both the bus and the simulation, is what lets one side be checked aga
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 # --- Registers (datasheet 9.2) -------------------------------------------------------------------
 COMMAND = 0x01  # 9.3.1.2 CommandReg: bits 3..0 the command, bit 4 PowerDown, bit 5 RcvOff
 COMM_IEN = 0x02  # 9.3.1.3 ComIEnReg
@@ -121,7 +123,7 @@ def air_seconds(nbytes: int, last_bits: int = 0) -> float:
     return frame_bits(nbytes, last_bits) * BIT_SECONDS
 
 
-def crc_a(data: bytes | bytearray | list[int], preset: int = 0x6363) -> bytes:
+def crc_a(data: bytes | bytearray | Sequence[int], preset: int = 0x6363) -> bytes:
     """ISO 14443-A CRC_A (ISO 14443-3 annex B) of ``data``, low byte first as it goes on air."""
     crc = preset
     for byte in data:
@@ -131,7 +133,7 @@ def crc_a(data: bytes | bytearray | list[int], preset: int = 0x6363) -> bytes:
     return bytes((crc & 0xFF, crc >> 8))
 
 
-def bcc(data: bytes | bytearray | list[int]) -> int:
+def bcc(data: bytes | bytearray | Sequence[int]) -> int:
     """Block check character of a cascade level: the XOR of its four UID bytes."""
     out = 0
     for byte in data:

@@ -66,7 +66,8 @@ class Scanner:
     """Round-robin poller of several readers, with tap/lift hysteresis and offline detection."""
 
     def __init__(self, readers: Sequence[PollableReader], on_reading: Callable[[Reading], None], *,
-                 interval: float = SWEEP_INTERVAL, lift_after: int = LIFT_AFTER, retry_after: int = RETRY_AFTER) -> None:
+                 interval: float = SWEEP_INTERVAL, lift_after: int = LIFT_AFTER,
+                 retry_after: int = RETRY_AFTER) -> None:
         names = [r.name for r in readers]
         if len(set(names)) != len(names):
             raise DriverConfigError(f"Two readers share a name ({', '.join(names)}): give every pad its own name.")

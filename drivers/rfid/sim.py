@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from drivers.rfid import registers as R
 
@@ -225,7 +225,7 @@ class SimCard:
         return None  # IDLE and HALT ignore everything but REQA/WUPA
 
     def _short_frame(self, command: int) -> _Reply | None:
-        if command == R.REQA and self.state == IDLE or command == R.WUPA and self.state in (IDLE, HALT):
+        if (command == R.REQA and self.state == IDLE) or (command == R.WUPA and self.state in (IDLE, HALT)):
             self.from_halt = self.state == HALT
             self.state, self.level = READY, 1
             return _Reply(self.atqa)
@@ -749,7 +749,8 @@ class FakeSpiDev:
             raise FileNotFoundError(errno.ENOENT, "No such file or directory", f"/dev/spidev{bus}.{device}")
         self._chip = self._rig.chip(bus, device)
 
-    def xfer2(self, values: Sequence[int], speed_hz: int = 0, delay_usecs: int = 0, bits_per_word: int = 0) -> list[int]:
+    def xfer2(self, values: Sequence[int], speed_hz: int = 0, delay_usecs: int = 0,
+              bits_per_word: int = 0) -> list[int]:
         """Full-duplex transfer with chip select held for the whole list."""
         if self._chip is None:
             raise OSError(errno.EBADF, "Bad file descriptor")
@@ -779,7 +780,7 @@ class FakeGPIO(types.ModuleType):
     PUD_OFF = 20
     PUD_DOWN = 21
     PUD_UP = 22
-    RPI_INFO = {"P1_REVISION": 3, "TYPE": "Simulated"}
+    RPI_INFO: ClassVar[dict[str, object]] = {"P1_REVISION": 3, "TYPE": "Simulated"}
 
     def __init__(self, rig: SimRig) -> None:
         super().__init__("RPi.GPIO", "Simulated RPi.GPIO")
@@ -806,6 +807,10 @@ class FakeGPIO(types.ModuleType):
         """Turn warnings on or off."""
         self.warnings = bool(flag)
 
+    @staticmethod
+    def _channels(channel: int | Sequence[int]) -> list[int]:
+        return list(channel) if isinstance(channel, (list, tuple)) else [channel]  # type: ignore[list-item]
+
     def _bcm(self, channel: int) -> int:
         if self.mode is None:
             raise RuntimeError("Please set pin numbering mode using GPIO.setmode(GPIO.BOARD) or GPIO.setmode(GPIO.BCM)")
@@ -819,7 +824,7 @@ class FakeGPIO(types.ModuleType):
 
     def setup(self, channel: int | Sequence[int], direction: int, pull_up_down: int = 20, initial: int = -1) -> None:
         """Make a pin an input or an output; an output keeps its latched level unless ``initial`` is given."""
-        for one in channel if isinstance(channel, (list, tuple)) else [channel]:
+        for one in self._channels(channel):
             pin = self._bcm(one)
             previous = self.pins.get(pin, (self.IN, 0))
             level = previous[1] if initial == -1 else int(bool(initial))
@@ -830,7 +835,7 @@ class FakeGPIO(types.ModuleType):
 
     def output(self, channel: int | Sequence[int], value: int | bool) -> None:
         """Drive an output pin."""
-        for one in channel if isinstance(channel, (list, tuple)) else [channel]:
+        for one in self._channels(channel):
             pin = self._bcm(one)
             if self.pins.get(pin, (self.IN, 0))[0] != self.OUT:
                 raise RuntimeError("The GPIO channel has not been set up as an OUTPUT")
@@ -853,8 +858,7 @@ class FakeGPIO(types.ModuleType):
             self.pins.clear()
             self.mode = None
         else:
-            chosen = list(channel) if isinstance(channel, (list, tuple)) else [channel]
-            released = [self._bcm(c) for c in chosen]
+            released = [self._bcm(c) for c in self._channels(channel)]
             self.cleanups.append(tuple(released))
             for pin in released:
                 self.pins.pop(pin, None)

@@ -103,7 +103,7 @@ def test_card_states_follow_iso14443_3() -> None:
     assert sak2 is not None and sak2.data[0] == 0x00 and card.state == "ACTIVE"
     assert card.receive(bytes((R.REQA,)), 7, False) is None and card.state == IDLE, "REQA in ACTIVE is an error"
     card.receive(bytes((R.WUPA,)), 7, False)
-    card.receive(bytes((R.HLTA)) + R.crc_a(R.HLTA), 0, False)  # HLTA in READY: an error, back to IDLE
+    card.receive(bytes(R.HLTA) + R.crc_a(R.HLTA), 0, False)  # HLTA in READY: an error, back to IDLE
     assert card.state == IDLE
     # Select fully, then halt from ACTIVE: only WUPA wakes it.
     card.receive(bytes((R.WUPA,)), 7, False)
@@ -119,7 +119,7 @@ def test_stock_library_reads_and_writes_text_on_a_classic_card(sim_rig: SimRig, 
     simple = stock_simple(sim_rig)
     card = SimCard(CLASSIC)
     sim_rig.chip(0, 0).place(card)
-    uid, written = simple.write("Eleven")
+    uid, _ = simple.write("Eleven")
     assert uid == int.from_bytes(CLASSIC + bytes((R.bcc(CLASSIC),)), "big")
     assert card.block(8)[:6] == b"Eleven"
     sim_rig.chip(0, 0).lift()

@@ -128,7 +128,8 @@ def test_lost_reader_goes_offline_and_comes_back(open_sim_reader: OpenReader, re
     chip_of(other).place(SimCard(NTAG, "ntag213"))
     chip.restore_chip(power_cycled=True)
     sweeps(scanner, 5)
-    assert HealthReading("seat1", True, BACK_ONLINE.format(chip="MFRC522 v2.0 (0x92)", label="SPI0.0")) in reading_log.items
+    back = HealthReading("seat1", True, BACK_ONLINE.format(chip="MFRC522 v2.0 (0x92)", label="SPI0.0"))
+    assert back in reading_log.items
     assert TagReading("tap", "seat2", "04-A3-1F-2B-3C-4D-80") in reading_log.items
     scanner.sweep()
     assert reading_log.items[-1] == TagReading("tap", "seat1", "DE-AD-BE-EF"), "the card still lying there"
