@@ -383,6 +383,10 @@ class Display:
         try:
             with self._lock:
                 self._select()
+                if self.interface == "i2c":
+                    # Knock first: a luma device registers an exit hook for life as it is made,
+                    # so making one for every retry of an unplugged panel would pile them up.
+                    self._i2c_bus().write_quick(self.address)
                 self._device = self._make_device()
                 # A restart of the service must not blank the table: no switch-off at exit.
                 self._device.persist = True
@@ -531,7 +535,14 @@ class Display:
         return model(serial_interface=serial, width=WIDTH, height=HEIGHT)
 
     def _offline(self, exc: BaseException) -> None:
-        self._device = None
+        device, self._device = self._device, None
+        if device is not None:
+            # The luma device lives on in its exit hook; at least give back its bus handle now,
+            # since a panel that comes back gets a fresh device (and its init sequence).
+            try:
+                device._serial_interface.cleanup()
+            except Exception:  # noqa: BLE001 - the bus may be as gone as the panel
+                log.debug("display %s: releasing the bus failed", self.name, exc_info=True)
         reason = str(exc) or type(exc).__name__
         self._set_health(False, PANEL_OFFLINE.format(
             kind=self.kind.upper(), where=self.where, reason=reason, every=self._retry_interval))

@@ -176,3 +176,21 @@ def test_screens_drawn_from_two_threads_never_land_on_each_others_panel(table: S
         worker.join()
     assert (left.frames - before[0], right.frames - before[1]) == (15, 15)
     assert same_pixels(left.image(), frames[0]) and same_pixels(right.image(), frames[1])
+
+
+def test_retrying_an_unplugged_panel_does_not_pile_up_luma_devices(
+    table: SimulatedI2C, monkeypatch: pytest.MonkeyPatch, manual_clock: ManualClock
+) -> None:
+    import luma.core.device
+
+    hooks: list[object] = []
+    monkeypatch.setattr(luma.core.device.atexit, "register", hooks.append)
+    display = open_display("seat1", bus=1, backend="sim", simulation=table, clock=manual_clock, retry_interval=1)
+    for _ in range(20):
+        manual_clock.advance(1)
+        assert not display.retry()
+    assert hooks == []  # each luma device made would stay referenced by its exit hook until exit
+    table.add_panel(1, 0x3C)
+    manual_clock.advance(1)
+    assert display.retry()
+    assert len(hooks) == 1
