@@ -6,7 +6,7 @@ reader is opened on hardware.
 
 from drivers.rfid.reader import ID_BLOCK, Reader, open_reader, probe_reader
 from drivers.rfid.scanner import Scanner
-from drivers.rfid.sim import SimCard, SimMfrc522, SimRig, default_rig
+from drivers.rfid.sim import SimCard, SimMfrc522, SimRig, default_rig, sim_card
 
 __all__ = ["ID_BLOCK", "Reader", "Scanner", "SimCard", "SimMfrc522", "SimRig", "default_rig", "open_reader",
-           "probe_reader"]
+           "probe_reader", "sim_card"]

@@ -496,6 +496,8 @@ class SimMfrc522:
             return (regs[R.STATUS2] & 0xF0) | (R.STATUS2_CRYPTO1_ON if self._crypto else 0)
         if address == R.VERSION:
             return self.chip_version
+        if address == R.BIT_FRAMING:
+            return regs[address] & ~R.START_SEND  # StartSend is a write-only trigger
         if address in (R.T_COUNTER_H, R.T_COUNTER_L):
             value = self._timer_counter()
             return value >> 8 if address == R.T_COUNTER_H else value & 0xFF
@@ -948,6 +950,15 @@ def _load_private_mfrc522(rig: SimRig, alias: str) -> types.ModuleType:
             sys.modules.pop(alias, None)
             raise
     return module
+
+
+def sim_card(uid: str, kind: str | None = None) -> SimCard:
+    """A card from its printed UID (``04-A3-1F-2B-3C-4D-80`` or ``04A31F…``): 4 bytes a Classic 1K, 7 an NTAG213."""
+    try:
+        raw = bytes.fromhex(uid.replace("-", "").replace(":", "").replace(" ", ""))
+    except ValueError:
+        raise ValueError(f"{uid!r} is not a UID: give hex bytes such as 04-A3-1F-2B-3C-4D-80") from None
+    return SimCard(raw, kind or ("ntag213" if len(raw) == 7 else "classic1k"))
 
 
 _default_rig: SimRig | None = None

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from drivers.rfid import registers as R
-from drivers.rfid.sim import HALT, IDLE, READY, SimCard, SimRig, stock_reader, stock_simple
+from drivers.rfid.sim import HALT, IDLE, READY, SimCard, SimRig, sim_card, stock_reader, stock_simple
 
 CLASSIC = bytes.fromhex("DEADBEEF")
 NTAG = bytes.fromhex("04A31F2B3C4D80")
@@ -140,3 +140,10 @@ def test_fakes_never_reach_sys_modules(sim_rig: SimRig) -> None:
 def test_impossible_uids_are_refused(uid: bytes) -> None:
     with pytest.raises(ValueError):
         SimCard(uid)
+
+
+def test_cards_from_printed_uids() -> None:
+    assert sim_card("04-A3-1F-2B-3C-4D-80").kind == "ntag213"
+    assert sim_card("DE:AD:BE:EF").uid == CLASSIC
+    with pytest.raises(ValueError, match="is not a UID"):
+        sim_card("bm_07")
