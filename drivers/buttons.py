@@ -228,7 +228,11 @@ class Buttons:
                 readings.extend(seated.debouncer.poll(now))
         for reading in readings:
             log.info("button %s: %s", reading.button, reading.kind)
-            self._on_reading(reading)
+            try:
+                self._on_reading(reading)
+            except Exception:
+                # A failing callback upstream must not kill the buttons' thread.
+                log.exception("button %s: handing on %r failed", reading.button, reading)
 
     def close(self) -> None:
         """Stop the thread and release every pin."""

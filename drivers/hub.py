@@ -413,15 +413,15 @@ class SerialHub:
                 return  # the hub re-reported a card we already know (a resync): not a new tap
             self._present[number] = uid
         if previous is not None:
-            self._on_reading(TagReading("lift", self.reader_name(number), previous))
+            self._deliver(TagReading("lift", self.reader_name(number), previous))
         log.info("hub %s: tag %s on reader %s", self.name, uid, self.reader_name(number))
-        self._on_reading(TagReading("tap", self.reader_name(number), uid))
+        self._deliver(TagReading("tap", self.reader_name(number), uid))
 
     def _tag_off(self, number: int) -> None:
         with self._lock:
             previous = self._present.pop(number, None)
         if previous is not None:
-            self._on_reading(TagReading("lift", self.reader_name(number), previous))
+            self._deliver(TagReading("lift", self.reader_name(number), previous))
 
     def _end_sync(self) -> None:
         sync, self._sync = self._sync, None
@@ -461,7 +461,14 @@ class SerialHub:
 
     def _emit_health(self, reading: HealthReading) -> None:
         if self._on_health is not None:
-            self._on_health(reading)
+            self._deliver(reading, self._on_health)
+
+    def _deliver(self, reading: TagReading | HealthReading, callback: Callable[[Any], None] | None = None) -> None:
+        # A failing callback upstream must not kill the reading thread: log it and read on.
+        try:
+            (callback or self._on_reading)(reading)
+        except Exception:
+            log.exception("hub %s: handing on %r failed", self.name, reading)
 
 
 # -- the simulated hub --------------------------------------------------------------------------

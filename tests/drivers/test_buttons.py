@@ -235,3 +235,19 @@ def test_any_chattering_sequence_gives_one_reading_per_real_press(presses: list[
         t += 0.5
         expected.append("press" if down_for < 1.0 else "hold")
     assert run_debouncer(Debouncer("b", debounce=debounce, hold_time=1.0), edges, t + 1) == expected
+
+
+def test_a_failing_callback_does_not_stop_the_buttons(manual_clock: ManualClock, reading_log: ReadingLog) -> None:
+    def choke(reading: ButtonReading) -> None:
+        reading_log(reading)
+        if len(reading_log.items) == 1:
+            raise RuntimeError("the table choked on it")
+
+    buttons = Buttons(choke, backend="sim", clock=manual_clock, threaded=False)
+    try:
+        buttons.add("seat1", 17)
+        buttons.simulated("seat1").press()
+        buttons.simulated("seat1").press()
+        assert reading_log.items == [ButtonReading("press", "seat1")] * 2
+    finally:
+        buttons.close()

@@ -282,3 +282,25 @@ def test_every_encoded_line_parses_back(kind: str, data: st.DataObject) -> None:
     fields = tuple(data.draw(st.lists(field_text, min_size=hubmod.HUB_MESSAGES[kind],
                                       max_size=hubmod.HUB_MESSAGES[kind])))
     assert parse_line(encode_line(kind, *fields)) == hubmod.HubMessage(kind, fields)
+
+
+def test_a_failing_callback_does_not_stop_the_hub(
+    plugged: SimulatedHub, reading_log: ReadingLog, caplog: pytest.LogCaptureFixture
+) -> None:
+    calls: list[TagReading] = []
+
+    def flaky_callback(reading: TagReading) -> None:
+        calls.append(reading)
+        if len(calls) == 1:
+            raise RuntimeError("the table choked on it")
+        reading_log(reading)
+
+    driver = SerialHub(flaky_callback, serial_number=SERIAL, reconnect_delays=FAST_RETRY)
+    driver.start()
+    try:
+        plugged.place(1, UID7)
+        plugged.place(2, "DEADBEEF")
+        assert reading_log.wait_count(1) == [TagReading("tap", "hub:2", "DE-AD-BE-EF")]
+        assert "the table choked on it" in caplog.text
+    finally:
+        driver.close()
