@@ -5,8 +5,8 @@ reader is opened on hardware.
 """
 
 from drivers.rfid.reader import ID_BLOCK, Reader, open_reader, probe_reader
-from drivers.rfid.scanner import Scanner
+from drivers.rfid.scanner import Scanner, open_scanner
 from drivers.rfid.sim import SimCard, SimMfrc522, SimRig, default_rig, sim_card
 
 __all__ = ["ID_BLOCK", "Reader", "Scanner", "SimCard", "SimMfrc522", "SimRig", "default_rig", "open_reader",
-           "probe_reader", "sim_card"]
+           "open_scanner", "probe_reader", "sim_card"]

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from drivers.base import HealthReading, TagReading, format_uid
 from drivers.errors import DeviceIOError, DeviceNotFound, DriverConfigError, DriverError
-from drivers.rfid.reader import describe_version
+from drivers.rfid.reader import describe_version, open_reader
+from drivers.rfid.sim import SimRig
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ class Scanner:
 
     def __init__(self, readers: Sequence[PollableReader], on_reading: Callable[[Reading], None], *,
                  interval: float = SWEEP_INTERVAL, lift_after: int = LIFT_AFTER,
-                 retry_after: int = RETRY_AFTER) -> None:
+                 retry_after: int = RETRY_AFTER, owns_readers: bool = False) -> None:
         names = [r.name for r in readers]
         if len(set(names)) != len(names):
             raise DriverConfigError(f"Two readers share a name ({', '.join(names)}): give every pad its own name.")
@@ -81,6 +82,7 @@ class Scanner:
         self._sweep_lock = threading.Lock()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
+        self._owns_readers = owns_readers  # close the readers on stop()
         self.sweeps = 0
 
     @property
@@ -166,11 +168,17 @@ class Scanner:
         self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Stop polling and wait for the thread to finish its sweep."""
+        """Stop polling, wait for the thread to finish its sweep, and close the readers if it owns them."""
         self._stopping.set()
         thread, self._thread = self._thread, None
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout)
+        if self._owns_readers:
+            with self._sweep_lock:
+                for pad in self._pads:
+                    close = getattr(pad.reader, "close", None)
+                    if close is not None:
+                        close()
 
     def _run(self) -> None:
         while not self._stopping.is_set():
@@ -186,3 +194,17 @@ class Scanner:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def open_scanner(pads: Iterable[tuple[str, int, int, int]], on_reading: Callable[[Reading], None],
+                 backend: str | None = None, *, rig: SimRig | None = None, **settings: Any) -> Scanner:
+    """Open a reader per (name, bus, device, rst_pin) and a scanner over them that closes them on stop()."""
+    readers: list[PollableReader] = []
+    try:
+        for name, bus, device, rst_pin in pads:
+            readers.append(open_reader(name, bus, device, rst_pin, backend, rig=rig))
+        return Scanner(readers, on_reading, owns_readers=True, **settings)
+    except BaseException:
+        for reader in readers:
+            reader.close()  # type: ignore[attr-defined]
+        raise

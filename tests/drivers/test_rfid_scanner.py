@@ -11,8 +11,8 @@ from drivers.base import HealthReading, TagReading
 from drivers.errors import DriverConfigError
 from drivers.rfid import reader as reader_module
 from drivers.rfid.reader import Reader
-from drivers.rfid.scanner import BACK_ONLINE, Scanner
-from drivers.rfid.sim import SimCard, SimMfrc522
+from drivers.rfid.scanner import BACK_ONLINE, Scanner, open_scanner
+from drivers.rfid.sim import SimCard, SimMfrc522, SimRig, sim_card
 
 from .conftest import ReadingLog
 
@@ -195,3 +195,20 @@ def test_scanner_settings_are_checked(open_sim_reader: OpenReader, reading_log: 
         Scanner([reader, reader], reading_log)
     with pytest.raises(DriverConfigError):
         Scanner([reader], reading_log, lift_after=0)
+
+
+def test_open_scanner_opens_the_pads_and_closes_them_on_stop(sim_rig: SimRig, reading_log: ReadingLog) -> None:
+    pads = [("seat1.tap", 0, 0, 25), ("seat2.tap", 0, 1, 25)]
+    scanner = open_scanner(pads, reading_log, "sim", rig=sim_rig)
+    sim_rig.chip(0, 1).place(sim_card("04-A3-1F-2B-3C-4D-80"))
+    scanner.sweep()
+    assert reading_log.items == [TagReading("tap", "seat2.tap", "04-A3-1F-2B-3C-4D-80")]
+    scanner.stop()
+    assert sim_rig.gpio.cleanups == [(25,)], "both readers closed, the shared reset line released once"
+
+
+def test_open_scanner_with_a_bad_pad_leaves_nothing_open(sim_rig: SimRig, reading_log: ReadingLog) -> None:
+    with pytest.raises(DriverConfigError):
+        open_scanner([("seat1.tap", 0, 0, 25), ("seat2.tap", 0, 5, 25)], reading_log, "sim", rig=sim_rig)
+    assert sim_rig.gpio.cleanups == [(25,)]
+    open_scanner([("seat1.tap", 0, 0, 25)], reading_log, "sim", rig=sim_rig).stop()
