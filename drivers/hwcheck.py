@@ -21,6 +21,9 @@ HUB_HELLO_TIMEOUT = 3.0  # an Arduino that resets when its port opens needs abou
 READER_PROBE_MISSING = "reader probing is not available: drivers.rfid.probe_reader is missing from this build"
 BUTTON_FOUND = "GPIO {pin}, reads released{led}"
 BUTTON_STUCK = "GPIO {pin} reads pressed: a stuck or shorted button, or someone is holding it down"
+HUB_TOO_FEW_READERS = (
+    "the hub has {theirs} readers but the table file uses {ours}: list every SS pin in the firmware's SS_PINS"
+)
 HUB_SILENT = "port {port} opened, but the hub did not say hello within {seconds:.0f} s: is its firmware flashed?"
 
 Kind = Literal["reader", "hub", "button", "display"]
@@ -136,6 +139,8 @@ def probe_hub(spec: HubSpec, backend: str | None = None, timeout: float = HUB_HE
             return ProbeResult(spec.name, "hub", False, detail)
         detail = [r.detail for r in health if r.online and r.device == spec.name][-1:] or [hub.port or ""]
         down = [f"{r.device} down ({r.detail})" for r in health if not r.online and r.device != spec.name]
+        if hello.readers < spec.readers:
+            down.append(HUB_TOO_FEW_READERS.format(theirs=hello.readers, ours=spec.readers))
         return ProbeResult(spec.name, "hub", not down, "; ".join(detail + down))
     finally:
         hub.close()

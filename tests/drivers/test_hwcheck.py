@@ -13,6 +13,7 @@ from gpiozero.pins.mock import MockFactory
 from drivers import hub as hubmod
 from drivers import hwcheck
 from drivers.displays import SimulatedI2C
+from drivers.hub import SimulatedHub
 from drivers.hwcheck import ButtonSpec, DisplaySpec, HubSpec, ProbeResult, ReaderSpec, probe_all
 
 from .conftest import HeldDownPin
@@ -89,3 +90,15 @@ def test_a_hub_that_is_unplugged_or_silent_is_reported(monkeypatch: pytest.Monke
         os.close(master)
         os.close(slave)
     assert silent == ProbeResult("hub", "hub", False, hwcheck.HUB_SILENT.format(port=port, seconds=0.3))
+
+
+def test_a_hub_with_fewer_readers_than_the_table_uses_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    small = SimulatedHub(readers=2, serial_number="TLHUB-SMALL", heartbeat=None)
+    monkeypatch.setattr("serial.tools.list_ports.comports", small.comports)
+    try:
+        result = hwcheck.probe_hub(HubSpec("hub", serial_number="TLHUB-SMALL", readers=5), "real")
+    finally:
+        small.close()
+    assert not result.ok
+    assert result.detail.endswith(hwcheck.HUB_TOO_FEW_READERS.format(theirs=2, ours=5))
+    assert "protocol 1, 2 readers" in result.detail
