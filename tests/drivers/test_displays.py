@@ -17,6 +17,9 @@ from drivers.errors import DriverConfigError
 
 from .conftest import ManualClock, ReadingLog
 
+# luma.oled 3.16 still calls Image.getdata(), which Pillow 13 deprecates (removal planned for Pillow 14).
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
+
 
 def frame_with(text: str, box: int = 0) -> Image.Image:
     """A frame a seat screen might show: a line of text and a filled box whose place differs per frame."""
