@@ -123,7 +123,7 @@ class Reader:
         self._checks = 0
         self._last_bits = 0
         self._heard = False  # the last exchange got an answer, intact or not
-        self._configure()
+        self._configure(reset=False)  # the library's constructor has just reset and set up the chip
 
     def __repr__(self) -> str:
         return f"<Reader {self.name!r} on {self.label}>"
@@ -212,8 +212,9 @@ class Reader:
 
     # -- chip set-up --
 
-    def _configure(self) -> None:
-        self._chip.MFRC522_Init()
+    def _configure(self, reset: bool = True) -> None:
+        if reset:
+            self._chip.MFRC522_Init()
         self._timer = None
         self._set_timer(POLL_TIMEOUT)
         self._ready = False

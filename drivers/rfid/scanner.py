@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from drivers.base import HealthReading, TagReading, format_uid
-from drivers.errors import DeviceIOError, DeviceNotFound, DriverConfigError, DriverError
+from drivers.errors import DriverConfigError, DriverError
 from drivers.rfid.reader import describe_version, open_reader
 from drivers.rfid.sim import SimRig
 
@@ -108,7 +108,7 @@ class Scanner:
     def _poll(self, pad: _PadState) -> None:
         try:
             uid = pad.reader.poll()
-        except (DeviceNotFound, DeviceIOError) as exc:
+        except DriverError as exc:  # chip gone, SPI failing, or the reader closed under us
             self._offline(pad, str(exc))
             return
         if uid is None:

@@ -212,3 +212,12 @@ def test_open_scanner_with_a_bad_pad_leaves_nothing_open(sim_rig: SimRig, readin
         open_scanner([("seat1.tap", 0, 0, 25), ("seat2.tap", 0, 5, 25)], reading_log, "sim", rig=sim_rig)
     assert sim_rig.gpio.cleanups == [(25,)]
     open_scanner([("seat1.tap", 0, 0, 25)], reading_log, "sim", rig=sim_rig).stop()
+
+
+def test_a_reader_closed_under_the_scanner_is_reported_offline(open_sim_reader: OpenReader,
+                                                              reading_log: ReadingLog) -> None:
+    reader = open_sim_reader("seat1")
+    scanner = Scanner([reader], reading_log, retry_after=1)
+    reader.close()
+    sweeps(scanner, 3)
+    assert reading_log.items == [HealthReading("seat1", False, reader_module.CLOSED.format(name="seat1"))]
