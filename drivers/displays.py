@@ -38,7 +38,8 @@ BAD_INTERFACE = "The display {name!r} is wired over {interface!r}; use 'i2c' or 
 BAD_ADDRESS = "The display {name!r} has I2C address {address!r}; OLED panels use 0x3C or 0x3D."
 BAD_CHANNEL = "The display {name!r} sits on multiplexer channel {channel!r}; a TCA9548A has channels 0-7."
 MUX_HALF_GIVEN = "The display {name!r} names a multiplexer address or channel but not both: give both."
-BAD_FRAME_SIZE = "A frame for {name!r} is {w}x{h} pixels; the panel shows 128x64."
+BAD_FRAME_SIZE = "A frame for {name!r} is {w}x{h} pixels; the panel shows {size}."
+BAD_ROTATE = "The display {name!r} has rotate={rotate!r}; use 0, 1, 2 or 3 quarter turns clockwise."
 PANEL_ONLINE = "{kind} answers {where}"
 PANEL_OFFLINE = "{kind} does not answer {where} ({reason}); retrying every {every:.0f} s"
 
@@ -338,6 +339,7 @@ class Display:
         spi_device: int = 0,
         dc_pin: int = 24,
         rst_pin: int = 25,
+        rotate: int = 0,
         backend: str | None = None,
         on_health: Callable[[HealthReading], None] | None = None,
         retry_interval: float = RETRY_INTERVAL,
@@ -345,7 +347,12 @@ class Display:
         simulation: SimulatedI2C | None = None,
     ) -> None:
         _check_config(name, kind, interface, address, mux_address, mux_channel)
+        if rotate not in (0, 1, 2, 3):
+            raise DriverConfigError(BAD_ROTATE.format(name=name, rotate=rotate))
         self.name = name
+        self.rotate = rotate
+        # Frames are drawn the way the reader sees them: portrait when the panel is turned a quarter.
+        self.size = (HEIGHT, WIDTH) if rotate % 2 else (WIDTH, HEIGHT)
         self.kind = kind
         self.interface = interface
         self.bus = bus
@@ -398,8 +405,9 @@ class Display:
 
     def show(self, image: Image.Image) -> bool:
         """Draw a 128x64 frame; False when the panel is offline (the frame is kept and shown once it is back)."""
-        if image.size != (WIDTH, HEIGHT):
-            raise DriverConfigError(BAD_FRAME_SIZE.format(name=self.name, w=image.width, h=image.height))
+        if image.size != self.size:
+            raise DriverConfigError(BAD_FRAME_SIZE.format(
+                name=self.name, w=image.width, h=image.height, size="x".join(map(str, self.size))))
         frame = image if image.mode == "1" else image.convert("L").point(lambda p: 255 if p >= 128 else 0, "1")
         self._pending = frame
         if self._device is None:
@@ -461,8 +469,9 @@ class Display:
         if self.simulation is not None:
             panel = self._simulated_panel()
             if panel is not None:
-                return panel.image()
-        return (self._shown or Image.new("1", (WIDTH, HEIGHT), 0)).copy()
+                # Undo luma's rotation: the page shows what a player facing the panel sees.
+                return panel.image().rotate(90 * self.rotate, expand=True)
+        return (self._shown or Image.new("1", self.size, 0)).copy()
 
     def png(self) -> bytes:
         """``frame()`` as PNG bytes, for the web page."""
@@ -532,7 +541,7 @@ class Display:
         else:
             serial = i2c(port=self.bus, address=self.address)
         model = ssd1306 if self.kind == "ssd1306" else sh1106
-        return model(serial_interface=serial, width=WIDTH, height=HEIGHT)
+        return model(serial_interface=serial, width=WIDTH, height=HEIGHT, rotate=self.rotate)
 
     def _offline(self, exc: BaseException) -> None:
         device, self._device = self._device, None

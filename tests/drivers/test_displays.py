@@ -197,3 +197,19 @@ def test_retrying_an_unplugged_panel_does_not_pile_up_luma_devices(
     manual_clock.advance(1)
     assert display.retry()
     assert len(hooks) == 1
+
+
+@pytest.mark.parametrize("rotate", [1, 2])
+def test_a_turned_panel_shows_the_frame_the_right_way_up_for_the_player(rotate: int) -> None:
+    simulation = SimulatedI2C()
+    display = open_display("seat1", backend="sim", simulation=simulation, rotate=rotate)
+    upright = Image.new("1", display.size, 0)
+    ImageDraw.Draw(upright).rectangle((0, 0, 9, 4), fill=1)  # a mark in the player's top-left corner
+    assert display.show(upright)
+    assert same_pixels(display.frame(), upright)
+    lit = simulation.panel(1, 0x3C)
+    assert lit is not None
+    # The panel itself is turned, so in its own pixels the mark is not at the top-left.
+    assert not lit.image().getpixel((0, 0))
+    with pytest.raises(DriverConfigError, match="0, 1, 2 or 3"):
+        Display("x", rotate=4, backend="sim")
