@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any, Final, NoReturn
 
 from engine.cards import (
+    CARD_CLASSES,
     CARD_KINDS,
     CONDITION_TESTS,
     CONTRACTS,
@@ -37,21 +38,17 @@ from engine.cards import (
     Effect,
     Footballer,
     InfrastructureKind,
-    Objective,
     OfficeSpace,
     Opponent,
     OpponentTeam,
     OpSpec,
     Param,
     Pitch,
-    PlayerCard,
     PlayerSide,
     Profile,
     Scalar,
     Setup,
-    Sponsor,
     Staff,
-    Tactic,
     whole_numbers,
 )
 
@@ -444,22 +441,6 @@ _CARD_READERS: Final[Mapping[str, Callable[[_Fields, _Refs], dict[str, Any]]]] =
         "tactic": _tactic,
     }
 )
-_CARD_CLASSES: Final[Mapping[str, type]] = MappingProxyType(
-    {
-        "director": Director,
-        "board_meeting": BoardMeeting,
-        "opponent": Opponent,
-        "staff": Staff,
-        "sponsor": Sponsor,
-        "objective": Objective,
-        "tactic": Tactic,
-        "player": PlayerCard,
-        "youngster": PlayerCard,
-        "veteran": PlayerCard,
-    }
-)
-
-
 class _CardFields(_Fields):
     """A card's table; `defaults` holds file-level tables cards may share (a Youngster's untrained side)."""
 
@@ -489,7 +470,7 @@ def _read_cards(kind: str, file: str, document: dict[str, Any], refs: _Refs) -> 
         else:
             specific = _CARD_READERS[kind](fields, refs)
         fields.done()
-        cards.append(_CARD_CLASSES[kind](**base, **specific))
+        cards.append(CARD_CLASSES[kind](**base, **specific))  # type: ignore[arg-type]
     return cards
 
 
