@@ -1,20 +1,31 @@
-"""The tracked state of a game of Eleven: frozen, small, JSON-safe.
+"""The tracked state of a game of Eleven: immutable, small, JSON-safe.
 
-Everything is tuples of plain values so that copying a state is cheap (``dataclasses.replace`` shares every
+Everything is named tuples of plain values so that copying a state is cheap (`evolve` shares every
 untouched part) and equal states compare equal.  Resources and Stats are 4-tuples in the order of
 `engine.cards.STATS` (budget, fanbase, operation, fitness).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 from engine.cards import STATS
 
 Quad = tuple[int, int, int, int]
 ZERO: Quad = (0, 0, 0, 0)
 RES_INDEX = {name: i for i, name in enumerate(STATS)}
+
+T = TypeVar("T")
+
+
+def evolve(obj: T, **changes: Any) -> T:
+    """A copy of a state object with some fields changed (unknown field names raise ValueError).
+
+    State objects are named tuples rather than dataclasses because folding a long event log makes many small
+    copies, and ``_replace`` is several times faster than ``dataclasses.replace``.
+    """
+    return obj._replace(**changes)  # type: ignore[attr-defined,no-any-return]
+
 
 #: Stages in the order a week runs through them.
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "matchday")
@@ -31,8 +42,7 @@ STAGE_NAMES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Held:
+class Held(NamedTuple):
     """A footballer or Staff card a club holds, with the tokens and markers lying on it."""
 
     id: str
@@ -52,8 +62,7 @@ class Held:
         return self.injury > 0 or self.suspension > 0
 
 
-@dataclass(frozen=True, slots=True)
-class Placed:
+class Placed(NamedTuple):
     """One jersey marker in a lineup: its zone, number (None: blank), the card playing (None: Strength 1), style."""
 
     zone: str
@@ -62,8 +71,7 @@ class Placed:
     style: str
 
 
-@dataclass(frozen=True, slots=True)
-class Club:
+class Club(NamedTuple):
     """One club at a seat: its boards, cards, markers and how far it is in the current week."""
 
     seat: int
@@ -118,8 +126,7 @@ class Club:
         return 0
 
 
-@dataclass(frozen=True, slots=True)
-class Team:
+class Team(NamedTuple):
     """An Opponent team's marker on the League table."""
 
     id: str
@@ -127,8 +134,7 @@ class Team:
     inactive: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Pending:
+class Pending(NamedTuple):
     """Something the engine waits for before the game can go on (a roll, a choice)."""
 
     need: str  # "roll", "keep_or_reroll" or "suspensions"
@@ -157,8 +163,7 @@ class Pending:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(NamedTuple):
     """The whole tracked game: stage, week, whose turn, clubs, the Opponent teams and what is awaited."""
 
     stage: str = "setup"
@@ -213,8 +218,8 @@ class State:
 
 
 def _encode(value: Any) -> Any:
-    if hasattr(value, "__dataclass_fields__"):
-        return {f.name: _encode(getattr(value, f.name)) for f in fields(value)}
+    if hasattr(value, "_asdict"):
+        return {name: _encode(v) for name, v in zip(value._fields, value)}
     if isinstance(value, tuple):
         return [_encode(v) for v in value]
     return value

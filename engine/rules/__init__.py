@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from engine import errors as E
@@ -10,7 +9,7 @@ from engine.cards import Profile
 from engine.events import EVENT_TYPES
 from engine.rules import actions, adjust, dice, flow, match, setup
 from engine.rules.common import Announcement, Tx
-from engine.state import State
+from engine.state import State, evolve
 
 HANDLERS: dict[str, Callable[[Tx], None]] = {
     "club": setup.on_club,
@@ -53,7 +52,7 @@ class Step(NamedTuple):
 
 def apply(profile: Profile, state: State, event: Mapping[str, Any]) -> Step:
     """Apply one event; an illegal event raises an `engine.errors.EngineError` and changes nothing."""
-    if not isinstance(event, Mapping):
+    if type(event) is not dict and not isinstance(event, Mapping):  # the exact check first: ABC checks are slow
         raise E.BadEvent(E.BAD_FIELD.format(type="?", field="event", why="an event is a mapping with a \"type\""))
     kind = event.get("type")
     handler = HANDLERS.get(kind) if isinstance(kind, str) else None
@@ -63,7 +62,7 @@ def apply(profile: Profile, state: State, event: Mapping[str, Any]) -> Step:
         raise E.WrongStage(E.GAME_OVER)
     tx = Tx(profile, state, event)
     handler(tx)
-    return Step(replace(tx.state, events=state.events + 1), tuple(tx.anns))
+    return Step(evolve(tx.state, events=state.events + 1), tuple(tx.anns))
 
 
 def replay(profile: Profile, events: Iterable[Mapping[str, Any]]) -> State:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from engine import errors as E
@@ -25,7 +24,7 @@ from engine.rules.common import (
     with_res,
 )
 from engine.rules.effects import Ctx, apply_abilities, apply_effects
-from engine.state import RES_INDEX, Club, Held, Pending
+from engine.state import Club, Held, Pending, RES_INDEX, evolve
 
 ROW_KINDS = {"players": "player", "youngster": "youngster", "staff": "staff"}
 
@@ -47,7 +46,7 @@ def _turn_check(tx: Tx, seat: int, what: str, *, free: bool = False) -> Club:
 
 
 def _done(tx: Tx, seat: int) -> None:
-    tx.put(replace(tx.club(seat), acted=True))
+    tx.put(evolve(tx.club(seat), acted=True))
     flow.advance(tx)
 
 
@@ -71,11 +70,11 @@ def hire_from_row(tx: Tx, seat: int, row: str, card_id: Any, *, discount: int = 
     cost = max(0, printed - discount - _discounts(club, row))
     club = pay(club, quad_of({"budget": cost}), f"hire {card.name}")
     if isinstance(card, PlayerCard):
-        club = tx.put(replace(club, players=club.players + (Held(card.id),)))
+        club = tx.put(evolve(club, players=club.players + (Held(card.id),)))
         tx.say("hire", seat, f"Seat {seat} hires {card.name} for {cost} €.", card=card.id, cost=cost, row=row)
         apply_abilities(tx, card.untrained.abilities, "immediate", Ctx(seat=seat, source=card.id, label=card.name))
     else:
-        club = tx.put(replace(club, staff=club.staff + (Held(card.id),)))
+        club = tx.put(evolve(club, staff=club.staff + (Held(card.id),)))
         tx.say("hire", seat, f"Seat {seat} hires {card.name} ({card.profession}) for {cost} €.", card=card.id, cost=cost, row=row)
         ctx = Ctx(seat=seat, source=card.id, label=card.name, targets=_targets(tx.event))
         apply_effects(tx, card.bonus, ctx)
@@ -127,7 +126,7 @@ def on_sell(tx: Tx) -> None:
     money, vp = tx.profile.board.sell_price, held.vp
     if held.unavailable:
         money, vp = money // 2, vp // 2
-    club = replace(club, players=tuple(h for h in club.players if h.id != card.id), vp_tokens=club.vp_tokens + vp)
+    club = evolve(club, players=tuple(h for h in club.players if h.id != card.id), vp_tokens=club.vp_tokens + vp)
     tx.put(with_res(club, "budget", money))
     why = " (half, as the player is injured or suspended)" if held.unavailable else ""
     tx.say("sell", seat, f"Seat {seat} sells {card.name} for {money} € and {vp} VP token(s){why}.", card=card.id, budget=money, vp=vp)
@@ -159,11 +158,11 @@ def on_sponsor(tx: Tx) -> None:
         raise E.NotAllowed(E.SPONSOR_FULL.format(seat=seat, count=held, contract=contract))
     take_bonus = bool(field(ev, "bonus", bool, "true to take the adboard bonus instead of the adboard effects", default=False))
     if contract == "megaphone":
-        club = replace(club, megaphones=club.megaphones + (card.id,))
+        club = evolve(club, megaphones=club.megaphones + (card.id,))
     elif contract == "adboard":
-        club = replace(club, adboards=club.adboards + (card.id,))
+        club = evolve(club, adboards=club.adboards + (card.id,))
     else:
-        club = replace(club, shirt=card.id)
+        club = evolve(club, shirt=card.id)
     tx.put(club)
     tx.say("sponsor", seat, f"Seat {seat} contracts {card.name} as {'an' if contract == 'adboard' else 'a'} {contract} sponsor.", card=card.id, contract=contract)
     ctx = Ctx(seat=seat, source=card.id, label=card.name, targets=_targets(ev))
@@ -193,7 +192,7 @@ def on_build(tx: Tx) -> None:
     if have >= kind.copies:
         raise E.NotAllowed(E.INFRA_LIMIT.format(seat=seat, count=have, name=kind.name, copies=kind.copies))
     club = pay(club, quad_of({"budget": kind.cost}), f"build {kind.name}")
-    tx.put(replace(club, infrastructure=club.infrastructure + (kind.id,)))
+    tx.put(evolve(club, infrastructure=club.infrastructure + (kind.id,)))
     tx.say("build", seat, f"Seat {seat} builds {kind.name} for {kind.cost} €.", infrastructure=kind.id, cost=kind.cost)
     apply_abilities(tx, kind.abilities, "immediate", Ctx(seat=seat, source=kind.id, label=kind.name))
     _done(tx, seat)
@@ -208,7 +207,7 @@ def on_office(tx: Tx) -> None:
         raise E.NotAllowed(E.OFFICE_TOP.format(seat=seat))
     space = track[club.office]
     club = pay(club, quad_of({"budget": space.cost}), "move on the Office track")
-    tx.put(replace(club, office=club.office + 1))
+    tx.put(evolve(club, office=club.office + 1))
     tx.say("office", seat, f"Seat {seat} moves to space {club.office + 1} of the Office track for {space.cost} €.", space=club.office + 1, cost=space.cost)
     _done(tx, seat)
 
@@ -227,8 +226,8 @@ def on_potential(tx: Tx) -> None:
     level = club.stats[RES_INDEX[stat]]
     if level >= board.stat_max:
         raise E.NotAllowed(E.POTENTIAL_TOP.format(seat=seat, stat=stat.capitalize(), level=level))
-    tx.put(replace(club, acted=True))
-    tx.state = replace(tx.state, pending=tx.state.pending + (Pending("roll", seat, "potential", "d6", True, ref=stat),))
+    tx.put(evolve(club, acted=True))
+    tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", seat, "potential", "d6", True, ref=stat),))
     tx.say("potential", seat, f"Seat {seat} tries to raise its {stat.capitalize()} Stat (level {level}): roll the d6, more than {level} succeeds.", stat=stat, level=level)
 
 
@@ -271,8 +270,8 @@ def _is_exhausted(club: Club, card_id: str) -> bool:
 def _exhaust(club: Club, card_id: str) -> Club:
     held = club.held(card_id)
     if held is not None:
-        return replace_held(club, replace(held, exhausted=True))
-    return replace(club, exhausted=club.exhausted + (card_id,))
+        return replace_held(club, evolve(held, exhausted=True))
+    return evolve(club, exhausted=club.exhausted + (card_id,))
 
 
 def can_take_free_action(tx: Tx, club: Club) -> bool:
@@ -329,7 +328,7 @@ def on_use_card(tx: Tx) -> None:
     club = pay(club, cost, f"use {name}")
     club = _exhaust(club, card_id)
     if free:
-        club = replace(club, free_used=club.free_used + 1)
+        club = evolve(club, free_used=club.free_used + 1)
     tx.put(club)
     label = "as its free action " if free else ""
     tx.say("use_card", seat, f"Seat {seat} uses {name} {label}(paying {describe_quad(cost)}).", card=card_id, free=free, cost=list(cost))

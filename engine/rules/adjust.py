@@ -3,9 +3,9 @@ recorded once the table has resolved them)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from engine import errors as E
+from engine.state import evolve
 from engine.cards import STATS
 from engine.rules.common import Tx, field, replace_held, with_res
 
@@ -28,7 +28,7 @@ def on_adjust(tx: Tx) -> None:
         if team is None:
             raise E.NotAllowed(f'There is no Opponent team "{team_id}" on the League table.')
         _floor(team.points + delta, 0, "League points", team.points, None)
-        tx.state = replace(tx.state, teams=tuple(replace(t, points=t.points + delta) if t.id == team_id else t for t in tx.state.teams))
+        tx.state = evolve(tx.state, teams=tuple(evolve(t, points=t.points + delta) if t.id == team_id else t for t in tx.state.teams))
         tx.say("adjust", None, f"{tx.profile.board.team(team_id).name}: League points {delta:+d} ({reason}).", what=what, delta=delta, reason=reason, team=team_id)
         return
     seat = field(ev, "seat", int, "the seat number")
@@ -45,25 +45,25 @@ def on_adjust(tx: Tx) -> None:
             raise E.NotAllowed(f"The {what[5:].capitalize()} Stat cannot go above {tx.profile.board.stat_max}.")
         stats = list(club.stats)
         stats[i] = level
-        club = replace(club, stats=(stats[0], stats[1], stats[2], stats[3]))
+        club = evolve(club, stats=(stats[0], stats[1], stats[2], stats[3]))
     elif what in CLUB_FIELDS:
         have = getattr(club, what)
         _floor(have + delta, 0, what.replace("_", " "), have, seat)
         if what == "office" and have + delta > len(tx.profile.board.office):
             raise E.NotAllowed(E.OFFICE_TOP.format(seat=seat))
-        club = replace(club, **{what: have + delta})
+        club = evolve(club, **{what: have + delta})
     else:
         card_id = field(ev, "card", str, "the id of the card whose tokens change")
         held = club.held(card_id)
         if held is None:
             raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=seat, name=tx.name(card_id)))
         if what in ("trained", "exhausted"):
-            club = replace_held(club, replace(held, **{what: delta > 0}))
+            club = replace_held(club, evolve(held, **{what: delta > 0}))
         else:
             have = getattr(held, what)
             if not what.startswith("strength"):
                 _floor(have + delta, 0, what.replace("_", " "), have, seat)
-            club = replace_held(club, replace(held, **{what: have + delta}))
+            club = replace_held(club, evolve(held, **{what: have + delta}))
     tx.put(club)
     on = f" on {tx.name(ev['card'])}" if what in CARD_FIELDS else ""
     tx.say("adjust", seat, f"Seat {seat}: {what.replace('_', ' ')}{on} {delta:+d} ({reason}).", what=what, delta=delta, reason=reason, card=ev.get("card"))

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from engine import errors as E
 from engine.cards import STATS, PlayerCard, PlayerSide, Profile
-from engine.state import RES_INDEX, STAGE_NAMES, Club, Held, Quad, State
+from engine.state import Club, Held, Quad, RES_INDEX, STAGE_NAMES, State, evolve
 
 Announcement = dict[str, Any]
 
@@ -36,7 +35,7 @@ class Tx:
 
     def put(self, club: Club) -> Club:
         """Store a changed club in the state and return it."""
-        self.state = replace(self.state, clubs=tuple(club if c.seat == club.seat else c for c in self.state.clubs))
+        self.state = evolve(self.state, clubs=tuple(club if c.seat == club.seat else c for c in self.state.clubs))
         return club
 
     def update(self, seat: int, fn: Callable[[Club], Club]) -> Club:
@@ -94,7 +93,7 @@ def with_res(club: Club, resource: str, delta: int) -> Club:
     i = RES_INDEX[resource]
     res = list(club.res)
     res[i] = max(0, res[i] + delta)
-    return replace(club, res=(res[0], res[1], res[2], res[3]))
+    return evolve(club, res=(res[0], res[1], res[2], res[3]))
 
 
 def quad_add(a: Quad, b: Quad, sign: int = 1) -> Quad:
@@ -124,7 +123,7 @@ def pay(club: Club, cost: Quad, what: str) -> Club:
         raise E.NotEnoughResources(
             E.NOT_ENOUGH.format(seat=club.seat, what=what, cost=describe_quad(cost), have=describe_quad(club.res))
         )
-    return replace(club, res=quad_add(club.res, cost, -1))
+    return evolve(club, res=quad_add(club.res, cost, -1))
 
 
 def move_stat(tx: Tx, club: Club, stat: str, steps: int) -> Club:
@@ -136,7 +135,7 @@ def move_stat(tx: Tx, club: Club, stat: str, steps: int) -> Club:
     new_level = min(max(target, 1), board.stat_max)
     stats = list(club.stats)
     stats[i] = new_level
-    club = replace(club, stats=(stats[0], stats[1], stats[2], stats[3]))
+    club = evolve(club, stats=(stats[0], stats[1], stats[2], stats[3]))
     over = target - board.stat_max if target > board.stat_max else 0
     under = 1 - target if target < 1 else 0
     if over:
@@ -164,8 +163,8 @@ def side_of(profile: Profile, held: Held) -> PlayerSide:
 def replace_held(club: Club, held: Held) -> Club:
     """Store a changed footballer or Staff card on the club."""
     if any(h.id == held.id for h in club.players):
-        return replace(club, players=tuple(held if h.id == held.id else h for h in club.players))
-    return replace(club, staff=tuple(held if h.id == held.id else h for h in club.staff))
+        return evolve(club, players=tuple(held if h.id == held.id else h for h in club.players))
+    return evolve(club, staff=tuple(held if h.id == held.id else h for h in club.staff))
 
 
 def owner_of(state: State, card_id: str) -> Club | None:
@@ -200,4 +199,4 @@ def set_mod(club: Club, name: str, delta: int) -> Club:
     mods = tuple(m for m in club.mods if m[0] != name)
     if value:
         mods = mods + ((name, value),)
-    return replace(club, mods=mods)
+    return evolve(club, mods=mods)

@@ -3,16 +3,17 @@ keep or reroll before the result takes effect; Opponent dice are never rerolled.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from engine import errors as E
 from engine.rules import flow
 from engine.rules.common import Tx, field, set_mod, with_res
-from engine.state import Club, Pending
+from engine.state import Club, Pending, evolve
 
 
 def faces(tx: Tx, die: str) -> int:
     """Number of faces of a die ("d6", "d10", or an Opponent die from the board)."""
+    if die == "d6":
+        return 6
     if die.startswith("d") and die[1:].isdigit():
         return int(die[1:])
     return len(dict(tx.profile.board.opponent_dice).get(die, (0,) * 6))
@@ -34,12 +35,12 @@ def _hold_or_resolve(tx: Tx, pending: Pending, value: int) -> None:
     seat = pending.seat
     rest = tuple(p for p in tx.state.pending if p is not pending)
     if seat is not None and pending.rerollable and _can_reroll(tx.club(seat)):
-        held = replace(pending, need="keep_or_reroll", value=value)
+        held = evolve(pending, need="keep_or_reroll", value=value)
         index = tx.state.pending.index(pending)
-        tx.state = replace(tx.state, pending=rest[:index] + (held,) + rest[index:])
+        tx.state = evolve(tx.state, pending=rest[:index] + (held,) + rest[index:])
         tx.say("roll", seat, f"Seat {seat} rolled {value} on the {pending.die}: keep it, or spend 1 Fanbase to reroll.", die=pending.die, value=value, purpose=pending.purpose, held=True)
         return
-    tx.state = replace(tx.state, pending=rest)
+    tx.state = evolve(tx.state, pending=rest)
     who = f"Seat {seat}" if seat is not None else "The table"
     tx.say("roll", seat, f"{who} rolled {value} on the {pending.die}.", die=pending.die, value=value, purpose=pending.purpose, held=False, team=pending.team or None)
     _resolve(tx, pending, value)
@@ -115,15 +116,15 @@ def on_reroll(tx: Tx) -> None:
 
 
 def _reroll(tx: Tx, pending: Pending, value: int) -> None:
-    as_roll = replace(pending, need="roll", value=0)
-    tx.state = replace(tx.state, pending=tuple(as_roll if p is pending else p for p in tx.state.pending))
+    as_roll = evolve(pending, need="roll", value=0)
+    tx.state = evolve(tx.state, pending=tuple(as_roll if p is pending else p for p in tx.state.pending))
     _hold_or_resolve(tx, as_roll, value)
 
 
 def on_keep(tx: Tx) -> None:
     """Keep the held result: it takes effect now."""
     seat, pending = _held(tx)
-    tx.state = replace(tx.state, pending=tuple(p for p in tx.state.pending if p is not pending))
+    tx.state = evolve(tx.state, pending=tuple(p for p in tx.state.pending if p is not pending))
     tx.say("keep", seat, f"Seat {seat} keeps the {pending.value}.", value=pending.value, purpose=pending.purpose)
     _resolve(tx, pending, pending.value)
     flow.advance(tx)

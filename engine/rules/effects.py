@@ -7,12 +7,12 @@ event.  Effects that need a die (``injure`` with ``roll_d10``, a ``roll`` condit
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Ability, Condition, Effect
 from engine.rules.common import Tx, move_stat, replace_held, set_mod, side_of, with_res
-from engine.state import Club, Held, Pending
+from engine.state import Club, Held, Pending, evolve
 
 
 @dataclass(slots=True)
@@ -161,7 +161,7 @@ def injure(tx: Tx, club: Club, held: Held, weeks: int, label: str) -> Club:
             tx.say("injury_prevented", club.seat, f"{tx.name(held.id)} escapes an injury ({label}).", card=held.id)
             return set_mod(club, key, -1) if key.endswith("round") else club
     tx.say("injury", club.seat, f"{tx.name(held.id)} is injured for {weeks} week(s) ({label}).", card=held.id, weeks=weeks)
-    return replace_held(club, replace(held, injury=max(held.injury, weeks)))
+    return replace_held(club, evolve(held, injury=max(held.injury, weeks)))
 
 
 def apply_abilities(tx: Tx, abilities: tuple[Ability, ...], timing: str, ctx: Ctx) -> None:
@@ -217,7 +217,7 @@ def apply_effect(tx: Tx, effect: Effect, ctx: Ctx) -> None:
         if not isinstance(held, Held):
             ask_table(tx, ctx, describe_effect(effect))
             return
-        tx.put(replace_held(club, replace(held, injury=0)))
+        tx.put(replace_held(club, evolve(held, injury=0)))
         tx.say("heal", seat, f"{tx.name(held.id)} is no longer injured.", card=held.id)
     elif op == "unsuspend":
         held = _footballer(tx, club, ctx, str(a["target"]), None, "card")
@@ -225,7 +225,7 @@ def apply_effect(tx: Tx, effect: Effect, ctx: Ctx) -> None:
             ask_table(tx, ctx, describe_effect(effect))
             return
         n = min(int(a.get("tokens", 1)), held.suspension)
-        tx.put(replace_held(club, replace(held, suspension=held.suspension - n)))
+        tx.put(replace_held(club, evolve(held, suspension=held.suspension - n)))
         tx.say("unsuspend", seat, f"{n} Suspension token(s) leave {tx.name(held.id)}.", card=held.id, tokens=n)
     elif op == "prevent_injury":
         key = f"prevent_injury:{a.get('lasting', 'round')}"
@@ -237,20 +237,20 @@ def apply_effect(tx: Tx, effect: Effect, ctx: Ctx) -> None:
             ask_table(tx, ctx, describe_effect(effect))
             return
         if not held.trained:
-            tx.put(replace_held(club, replace(held, trained=True)))
+            tx.put(replace_held(club, evolve(held, trained=True)))
             tx.say("train", seat, f"{tx.name(held.id)} is trained: flip the card.", card=held.id)
     elif op == "strength":
         _strength(tx, club, ctx, effect)
     elif op == "opponent_strength":
         mod = (str(a.get("section", "all")), str(a.get("style", "any")), int(a["amount"]))
-        tx.put(replace(club, opp_mods=club.opp_mods + (mod,)))
+        tx.put(evolve(club, opp_mods=club.opp_mods + (mod,)))
         tx.say("opponent_strength", seat, f"Seat {seat}'s opponent: {describe_effect(effect)}", amount=a["amount"])
     elif op == "score":
         goals = int(a.get("goals", 1))
         if a["side"] == "us":
-            tx.put(replace(club, goals=club.goals + goals))
+            tx.put(evolve(club, goals=club.goals + goals))
         else:
-            tx.put(replace(club, conceded=club.conceded + goals))
+            tx.put(evolve(club, conceded=club.conceded + goals))
         whose = f"Seat {seat}" if a["side"] == "us" else f"Seat {seat}'s opponent"
         tx.say("score", seat, f"{whose} scores {goals} goal(s) before the match.", side=a["side"], goals=goals)
     elif op == "discount":
@@ -283,14 +283,14 @@ def _ri(resource: str) -> int:
 
 def _vp(tx: Tx, club: Club, ctx: Ctx, amount: int, to: str) -> None:
     if to == "club":
-        tx.put(replace(club, vp_tokens=club.vp_tokens + amount))
+        tx.put(evolve(club, vp_tokens=club.vp_tokens + amount))
         tx.say("vp", club.seat, f"Seat {club.seat} gains {amount} VP token(s).", amount=amount)
         return
     held = club.held(ctx.source) if to == "this_card" else club.held(ctx.take_target() or "")
     if held is None:
         ask_table(tx, ctx, f"put {amount} VP token(s) on a footballer card", amount=amount)
         return
-    tx.put(replace_held(club, replace(held, vp=held.vp + amount)))
+    tx.put(replace_held(club, evolve(held, vp=held.vp + amount)))
     tx.say("vp", club.seat, f"{amount} VP token(s) go on {tx.name(held.id)}.", amount=amount, card=held.id)
 
 
@@ -304,7 +304,7 @@ def _injure_or_suspend(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
     held = _footballer(tx, club, ctx, target, a.get("jersey"), "player")
     if held == "roll":
         purpose = "injury" if injury else "suspension"
-        tx.state = replace(tx.state, pending=tx.state.pending + (Pending("roll", club.seat, purpose, "d10", True, count=count),))
+        tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", club.seat, purpose, "d10", True, count=count),))
         tx.say("await_roll", club.seat, f"Seat {club.seat}: roll the d10 to see which number is {'injured' if injury else 'suspended'}.", die="d10", purpose=purpose)
         return
     if not isinstance(held, Held):
@@ -316,7 +316,7 @@ def _injure_or_suspend(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
     if injury:
         tx.put(injure(tx, club, held, count, ctx.label))
     else:
-        tx.put(replace_held(club, replace(held, suspension=held.suspension + count)))
+        tx.put(replace_held(club, evolve(held, suspension=held.suspension + count)))
         tx.say("suspension", club.seat, f"{tx.name(held.id)} gets {count} Suspension token(s) ({ctx.label}).", card=held.id, tokens=count)
 
 
@@ -337,9 +337,9 @@ def _strength(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
         return
     for h in hit_cards:
         if lasting == "permanent":
-            club = replace_held(club, replace(h, strength_perm=h.strength_perm + amount))
+            club = replace_held(club, evolve(h, strength_perm=h.strength_perm + amount))
         else:
-            club = replace_held(club, replace(h, strength_temp=h.strength_temp + amount))
+            club = replace_held(club, evolve(h, strength_temp=h.strength_temp + amount))
     tx.put(club)
     names = ", ".join(tx.name(h.id) for h in hit_cards)
     tx.say("strength", club.seat, f"{names}: Strength {amount:+d} ({lasting}).", cards=[h.id for h in hit_cards], amount=amount)
@@ -359,7 +359,7 @@ def _hire_effect(tx: Tx, ctx: Ctx, row: str, effect: Effect) -> None:
 def _await_effect_roll(tx: Tx, ctx: Ctx, die: str, effect: Effect) -> None:
     # the pending roll names the effect by its index in the source card's abilities so it stays JSON-safe
     ref = effect_ref(tx, ctx.source, effect)
-    tx.state = replace(tx.state, pending=tx.state.pending + (Pending("roll", ctx.seat, "effect", die, True, ref=ref),))
+    tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", ctx.seat, "effect", die, True, ref=ref),))
     tx.say("await_roll", ctx.seat, f"Seat {ctx.seat}: roll the {die} for {ctx.label or 'the effect'}.", die=die, purpose="effect")
 
 

@@ -4,25 +4,24 @@ the End of the round, and the move to the Final scoring."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 
 from engine import errors as E
 from engine.cards import STATS, BoardMeeting
 from engine.rules.common import Tx, field, seat_of, stage_name, turn_order, with_res
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, conditions_hold
-from engine.state import Club, Pending
+from engine.state import Club, Pending, evolve
 
 TURN_DAYS = ("tuesday", "wednesday", "thursday")
 
 
 def _round_mods(club: Club) -> Club:
-    return replace(club, mods=tuple(m for m in club.mods if not m[0].endswith(":round")))
+    return evolve(club, mods=tuple(m for m in club.mods if not m[0].endswith(":round")))
 
 
 def start_week(tx: Tx, week: int) -> None:
     """Monday of a week: reset the week's markers, Production for every club, then the Board meetings."""
     clubs = tuple(
-        replace(
+        evolve(
             _round_mods(c),
             acted=False,
             free_used=0,
@@ -39,12 +38,12 @@ def start_week(tx: Tx, week: int) -> None:
         )
         for c in tx.state.clubs
     )
-    tx.state = replace(tx.state, stage="monday", week=week, turn=0, clubs=clubs)
+    tx.state = evolve(tx.state, stage="monday", week=week, turn=0, clubs=clubs)
     tx.say("week", None, f"Week {week} begins: Monday, Production and the Board meetings.", week=week, first_seat=tx.state.first_seat)
     board = tx.profile.board
     for club in tx.state.clubs:
         gained = tuple(board.produce(stat, club.stats[i]) for i, stat in enumerate(STATS))
-        club = tx.put(replace(club, res=(club.res[0] + gained[0], club.res[1] + gained[1], club.res[2] + gained[2], club.res[3] + gained[3])))
+        club = tx.put(evolve(club, res=(club.res[0] + gained[0], club.res[1] + gained[1], club.res[2] + gained[2], club.res[3] + gained[3])))
         words = ", ".join(f"{n} {STATS[i].capitalize()}" for i, n in enumerate(gained))
         tx.say("production", club.seat, f"Seat {club.seat} produces {words}.", gained=dict(zip(STATS, gained)))
         for source, abilities in card_abilities(tx, club):
@@ -88,8 +87,8 @@ def on_board_meeting(tx: Tx) -> None:
     owner = owner_of(tx.state, card.id)
     if owner is not None:
         raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=owner.seat))
-    tx.put(replace(club, board_card=card.id))
-    tx.state = replace(tx.state, pending=tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
+    tx.put(evolve(club, board_card=card.id))
+    tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
     tx.say("board_meeting_card", seat, f"Seat {seat}'s Board meeting: {card.name}. Roll the d6.", card=card.id)
 
 
@@ -103,7 +102,7 @@ def board_meeting_roll(tx: Tx, seat: int, value: int) -> None:
     leaders = [colour for colour, n in tally.items() if n == top]
     names = {d: tx.name(d) for d in club.directors}
     if len(leaders) > 1:
-        tx.state = replace(tx.state, pending=tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
+        tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
         tx.say(
             "board_meeting_tie", seat, f"Seat {seat} rolled {value}: the Directors' votes are tied ({', '.join(leaders)}). Reroll the d6 for free.",
             roll=value, votes=votes, decision=None,
@@ -117,7 +116,7 @@ def board_meeting_roll(tx: Tx, seat: int, value: int) -> None:
         "board_meeting", seat, f"Seat {seat} rolled {value} at the Board meeting ({vote_words}): the {colour} decision wins — {title}.",
         roll=value, votes=votes, decision=colour, title=title, card=card.id,
     )
-    tx.put(replace(tx.club(seat), board_done=True))
+    tx.put(evolve(tx.club(seat), board_done=True))
     if decision is not None:
         apply_effects(tx, decision.effects, Ctx(seat=seat, source=card.id, label=card.name))
 
@@ -157,7 +156,7 @@ def _step(tx: Tx) -> bool:
             return True
     elif s.stage == "final_scoring":
         if all(c.objective_result is not None for c in s.clubs):
-            tx.state = replace(tx.state, stage="over")
+            tx.state = evolve(tx.state, stage="over")
             from engine.views import final_scores
 
             scores = final_scores(tx.profile, tx.state)
@@ -174,15 +173,15 @@ def _turn_over(tx: Tx, club: Club) -> bool:
 
 
 def _start_day(tx: Tx, day: str) -> None:
-    clubs = tuple(replace(c, acted=False, free_used=0) for c in tx.state.clubs)
+    clubs = tuple(evolve(c, acted=False, free_used=0) for c in tx.state.clubs)
     first = turn_order(tx.state)[0]
-    tx.state = replace(tx.state, stage=day, turn=first, clubs=clubs)
+    tx.state = evolve(tx.state, stage=day, turn=first, clubs=clubs)
     tx.say("day", None, f"{day.capitalize()}: Seat {first} plays first.", day=day, turn=first)
 
 
 def end_turn(tx: Tx, seat: int) -> None:
     """Mark the club's turn as over (a pass)."""
-    tx.put(replace(tx.club(seat), acted=True, free_used=1))
+    tx.put(evolve(tx.club(seat), acted=True, free_used=1))
 
 
 def _next_turn(tx: Tx) -> None:
@@ -190,7 +189,7 @@ def _next_turn(tx: Tx) -> None:
     i = order.index(tx.state.turn)
     if i + 1 < len(order):
         seat = order[i + 1]
-        tx.state = replace(tx.state, turn=seat)
+        tx.state = evolve(tx.state, turn=seat)
         tx.say("turn", seat, f"Seat {seat}'s turn ({stage_name(tx.state)}).", turn=seat)
         return
     day = tx.state.stage
@@ -202,7 +201,7 @@ def _next_turn(tx: Tx) -> None:
 
 def _start_matchday(tx: Tx) -> None:
     """Matchday: injured and suspended cards are exhausted for free to shed one token each."""
-    tx.state = replace(tx.state, stage="matchday", turn=0)
+    tx.state = evolve(tx.state, stage="matchday", turn=0)
     tx.say("day", None, "Matchday: set your lineups.", day="matchday")
     for club in tx.state.clubs:
         for group in ("players", "staff"):
@@ -211,14 +210,14 @@ def _start_matchday(tx: Tx) -> None:
                 if h.unavailable:
                     injury = max(0, h.injury - 1)
                     suspension = max(0, h.suspension - 1) if not h.injury else h.suspension
-                    cards[i] = replace(h, exhausted=True, injury=injury, suspension=suspension)
+                    cards[i] = evolve(h, exhausted=True, injury=injury, suspension=suspension)
                     left = injury or suspension
                     tx.say(
                         "recovery", club.seat,
                         f"{tx.name(h.id)} is exhausted to shed a token; {left} week(s) left." if left else f"{tx.name(h.id)} is fit again from next week.",
                         card=h.id, injury=injury, suspension=suspension,
                     )
-            club = replace(club, **{group: tuple(cards)})
+            club = evolve(club, **{group: tuple(cards)})
         tx.put(club)
 
 
@@ -229,17 +228,17 @@ def _league_results(tx: Tx) -> None:
     pending = list(tx.state.pending)
     for t in tx.state.teams:
         if played[t.id] >= 2:
-            t = replace(t, inactive=True)
+            t = evolve(t, inactive=True)
             tx.say("opponent_inactive", None, f"{tx.profile.board.team(t.id).name} played {played[t.id]} clubs and flips to its inactive side.", team=t.id)
         elif played[t.id] == 0:
             if t.inactive:
-                t = replace(t, inactive=False)
+                t = evolve(t, inactive=False)
                 tx.say("opponent_active", None, f"Nobody played {tx.profile.board.team(t.id).name}: its marker flips back instead of rolling.", team=t.id)
             else:
                 die = tx.profile.board.team(t.id).die
                 pending.append(Pending("roll", None, "opponent_die", die, False, team=t.id))
         teams.append(t)
-    tx.state = replace(tx.state, stage="results", teams=tuple(teams), pending=tuple(pending))
+    tx.state = evolve(tx.state, stage="results", teams=tuple(teams), pending=tuple(pending))
     if pending:
         tx.say("await_opponent_dice", None, "Roll the Opponent dice for the teams nobody played.", teams=[p.team for p in pending])
 
@@ -248,21 +247,21 @@ def opponent_die(tx: Tx, team_id: str, value: int) -> None:
     """An Opponent die moves its team on the League table."""
     team = tx.profile.board.team(team_id)
     moves = tx.profile.board.opponent_move(team.die, value)
-    tx.state = replace(tx.state, teams=tuple(replace(t, points=t.points + moves) if t.id == team_id else t for t in tx.state.teams))
+    tx.state = evolve(tx.state, teams=tuple(evolve(t, points=t.points + moves) if t.id == team_id else t for t in tx.state.teams))
     tx.say("opponent_die", None, f"{team.name} rolls {value} on the {team.die} die and moves {moves} space(s).", team=team_id, roll=value, moves=moves)
 
 
 def _end_of_round(tx: Tx) -> None:
     """Discard resources on cards, unexhaust, reset scores; then the game ends or Maintenance is paid."""
-    tx.state = replace(tx.state, stage="end_of_round")
+    tx.state = evolve(tx.state, stage="end_of_round")
     for club in tx.state.clubs:
         for source, abilities in card_abilities(tx, club):
             apply_abilities(tx, abilities, "end_of_round", Ctx(seat=club.seat, source=source, label=tx.name(source)))
     clubs = []
     for c in tx.state.clubs:
-        clean = lambda hs: tuple(replace(h, exhausted=False, assigned=(0, 0, 0, 0), strength_temp=0) for h in hs)  # noqa: E731
-        clubs.append(replace(c, players=clean(c.players), staff=clean(c.staff), exhausted=(), goals=0, conceded=0))
-    tx.state = replace(tx.state, clubs=tuple(clubs))
+        clean = lambda hs: tuple(evolve(h, exhausted=False, assigned=(0, 0, 0, 0), strength_temp=0) for h in hs)  # noqa: E731
+        clubs.append(evolve(c, players=clean(c.players), staff=clean(c.staff), exhausted=(), goals=0, conceded=0))
+    tx.state = evolve(tx.state, clubs=tuple(clubs))
     tx.say("end_of_round", None, f"End of week {tx.state.week}: cards unexhausted, Score markers back to 0.", week=tx.state.week)
     if tx.state.week >= tx.state.weeks:
         _final_scoring(tx)
@@ -279,9 +278,9 @@ def _end_of_round(tx: Tx) -> None:
             text += f" and is {due - paid} € short: choose a Staff or Player card for 2 Suspension tokens per missing €"
         kept = board.fanbase_kept
         res = (club.res[0], min(club.res[1], kept), min(club.res[2], kept), min(club.res[3], kept))
-        club = tx.put(replace(club, res=res))
+        club = tx.put(evolve(club, res=res))
         tx.say("maintenance", club.seat, text + ".", due=due, paid=paid, missing=due - paid)
-    tx.state = replace(tx.state, pending=tuple(pending))
+    tx.state = evolve(tx.state, pending=tuple(pending))
 
 
 def maintenance_due(tx: Tx, club: Club) -> int:
@@ -310,24 +309,24 @@ def on_suspensions(tx: Tx) -> None:
     for card_id in cards:
         held = club.held(card_id)
         assert held is not None
-        club = replace_held(club, replace(held, suspension=held.suspension + 2))
+        club = replace_held(club, evolve(held, suspension=held.suspension + 2))
         tx.say("suspension", seat, f"{tx.name(card_id)} gets 2 Suspension tokens for unpaid Maintenance.", card=card_id, tokens=2)
     tx.put(club)
-    tx.state = replace(tx.state, pending=tuple(p for p in tx.state.pending if p is not need))
+    tx.state = evolve(tx.state, pending=tuple(p for p in tx.state.pending if p is not need))
     advance(tx)
 
 
 def _next_week(tx: Tx) -> None:
     order = turn_order(tx.state)
     nxt = order[1 % len(order)]
-    tx.state = replace(tx.state, first_seat=nxt)
+    tx.state = evolve(tx.state, first_seat=nxt)
     tx.say("stage_marker", nxt, f"Seat {nxt} takes the Stage marker.", first_seat=nxt)
     start_week(tx, tx.state.week + 1)
 
 
 def _final_scoring(tx: Tx) -> None:
     """Objectives are checked where the data allows; the others wait for the table's word."""
-    tx.state = replace(tx.state, stage="final_scoring", turn=0)
+    tx.state = evolve(tx.state, stage="final_scoring", turn=0)
     for club in tx.state.clubs:
         for source, abilities in card_abilities(tx, club):
             apply_abilities(tx, abilities, "final_scoring", Ctx(seat=club.seat, source=source, label=tx.name(source)))
@@ -335,7 +334,7 @@ def _final_scoring(tx: Tx) -> None:
         club = tx.club(club.seat)
         obj = tx.profile.cards.get(club.objective or "")
         if obj is None:
-            tx.put(replace(club, objective_result="missed"))
+            tx.put(evolve(club, objective_result="missed"))
             continue
         ctx = Ctx(seat=club.seat, source=obj.id, label=obj.name)
         goal = conditions_hold(tx, club, obj.goal, ctx)
@@ -347,7 +346,7 @@ def _final_scoring(tx: Tx) -> None:
         else:
             tx.say("objective_ask", club.seat, f"Seat {club.seat}: tell whether {obj.name} is missed, fulfilled or fulfilled perfectly.", card=obj.id)
             continue
-        tx.put(replace(club, objective_result=result))
+        tx.put(evolve(club, objective_result=result))
         tx.say("objective_result", club.seat, f"Seat {club.seat}'s Objective {obj.name} is {result}.", card=obj.id, result=result)
     tx.say("final_scoring", None, "The last week is over: Final scoring.")
 
@@ -364,7 +363,7 @@ def on_objective_result(tx: Tx) -> None:
     club = tx.club(seat)
     if club.objective_result is not None:
         raise E.NotAllowed(E.SETUP_ALREADY.format(seat=seat, what=f"its Objective scored ({club.objective_result})"))
-    tx.put(replace(club, objective_result=result))
+    tx.put(evolve(club, objective_result=result))
     tx.say("objective_result", seat, f"Seat {seat}'s Objective is {result}.", result=result)
     advance(tx)
 

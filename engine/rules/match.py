@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from engine import errors as E
@@ -22,7 +22,7 @@ from engine.rules.common import (
     with_res,
 )
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, hit_jersey, injure
-from engine.state import Club, Held, Pending, Placed
+from engine.state import Club, Held, Pending, Placed, evolve
 
 MATCH_TIMINGS = ("before_match", "during_match", "after_match")
 
@@ -173,8 +173,8 @@ def on_lineup(tx: Tx) -> None:
     for card_id, q in extra.items():
         held = club.held(card_id)
         assert held is not None
-        club = replace_held(club, replace(held, assigned=quad_add(held.assigned, q)))
-    tx.put(replace(club, lineup=lineup, stands=stands))
+        club = replace_held(club, evolve(held, assigned=quad_add(held.assigned, q)))
+    tx.put(evolve(club, lineup=lineup, stands=stands))
     tx.say(
         "lineup", seat, f"Seat {seat} lines up {len(playing)} footballer card(s) and puts {stands} Fanbase on the Stands (paying {describe_quad(cost)}).",
         players=[{"zone": p.zone, "jersey": p.jersey, "card": p.card, "style": p.style} for p in lineup], stands=stands,
@@ -216,7 +216,7 @@ def on_tactic_played(tx: Tx) -> None:
     card = tx.card(field(ev, "card", str, "the id of the Tactic card played"), "tactic")
     if card.id not in club.tactics:
         raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=seat, name=card.name))
-    tx.put(replace(club, tactic_played=card.id))
+    tx.put(evolve(club, tactic_played=card.id))
     tx.say("tactic_played", seat, f"Seat {seat} plays the Tactic {card.name}.", card=card.id)
     targets = ev.get("targets") if isinstance(ev.get("targets"), list) else None
     apply_effects(tx, card.effects, Ctx(seat=seat, source=card.id, label=card.name, targets=targets, roll=ev.get("roll")))
@@ -252,10 +252,10 @@ def use_match_card(tx: Tx, seat: int, card_id: str) -> None:
             raise E.NotAllowed(f"{name} does not play in this match, so its action cannot be used.")
         if any(c > h for c, h in zip(cost, held.assigned)):
             raise E.NotEnoughResources(E.NOT_ENOUGH.format(seat=seat, what=f"use {name}", cost=describe_quad(cost), have=describe_quad(held.assigned) + " assigned to the card"))
-        club = replace_held(club, replace(held, assigned=quad_add(held.assigned, cost, -1), exhausted=True))
+        club = replace_held(club, evolve(held, assigned=quad_add(held.assigned, cost, -1), exhausted=True))
     else:
         club = pay(club, cost, f"use {name}")
-        club = replace_held(club, replace(held, exhausted=True)) if held is not None else replace(club, exhausted=club.exhausted + (card_id,))
+        club = replace_held(club, evolve(held, exhausted=True)) if held is not None else evolve(club, exhausted=club.exhausted + (card_id,))
     tx.put(club)
     tx.say("use_card", seat, f"Seat {seat} uses {name} (paying {describe_quad(cost)}).", card=card_id, cost=list(cost))
     ev = tx.event
@@ -318,8 +318,8 @@ def on_kickoff(tx: Tx) -> None:
     board = tx.profile.board
     points = dict(board.league_points)
     team_name = board.team(opponent.team).name
-    tx.state = replace(tx.state, teams=tuple(replace(t, points=t.points + points[their]) if t.id == opponent.team else t for t in tx.state.teams))
-    club = replace(club, goals=goals, conceded=conceded, result=result, points=club.points + points[result])
+    tx.state = evolve(tx.state, teams=tuple(evolve(t, points=t.points + points[their]) if t.id == opponent.team else t for t in tx.state.teams))
+    club = evolve(club, goals=goals, conceded=conceded, result=result, points=club.points + points[result])
     for z in zones:
         if z.scored or z.conceded:
             tx.say("zone", seat, f"{z.zone.replace('_', ' ')}: Seat {seat} scores {z.scored}, {opponent.name} scores {z.conceded}.", **z.as_dict())
@@ -336,13 +336,13 @@ def on_kickoff(tx: Tx) -> None:
     playing = {p.card for p in club.lineup or () if p.card}
     players = []
     for h in club.players:
-        h = replace(h, strength_temp=0)
+        h = evolve(h, strength_temp=0)
         if h.id in playing:
             h = _experience(tx, club.seat, h, scorers[h.id])
         players.append(h)
-    tx.put(replace(club, players=tuple(players)))
+    tx.put(evolve(club, players=tuple(players)))
     _mandatory(tx, seat, "after_match")
-    tx.state = replace(tx.state, pending=tx.state.pending + (Pending("roll", seat, "match_consequence", "d6", True),))
+    tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", seat, "match_consequence", "d6", True),))
 
 
 def _experience(tx: Tx, seat: int, held: Held, goals: int) -> Held:
@@ -356,7 +356,7 @@ def _experience(tx: Tx, seat: int, held: Held, goals: int) -> Held:
         if held.experience & bit or kind in filled:
             continue
         if kind == "played" or (kind == "scored" and goals):
-            held = replace(held, experience=held.experience | bit, vp=held.vp + 1)
+            held = evolve(held, experience=held.experience | bit, vp=held.vp + 1)
             filled.add(kind)
             gained += 1
     if gained:
@@ -369,7 +369,7 @@ def consequence_roll(tx: Tx, seat: int, value: int) -> None:
     club = tx.club(seat)
     assert club.result is not None
     effects = tx.profile.board.consequence(club.result, value)
-    tx.put(replace(club, consequence_done=True))
+    tx.put(evolve(club, consequence_done=True))
     tx.say("match_consequence", seat, f"Seat {seat} rolled {value} for the Match consequence after a {club.result}.", roll=value, result=club.result, effects=[e.to_dict() for e in effects])
     apply_effects(tx, effects, Ctx(seat=seat, label="Match consequence"))
 
@@ -382,7 +382,7 @@ def injury_roll(tx: Tx, seat: int, value: int, weeks: int, suspension: bool = Fa
         tx.say("no_effect", seat, f"Seat {seat} rolled {value} on the d10 and has no card with that number: nothing happens.", roll=value)
         return
     if suspension:
-        tx.put(replace_held(club, replace(held, suspension=held.suspension + weeks)))
+        tx.put(replace_held(club, evolve(held, suspension=held.suspension + weeks)))
         tx.say("suspension", seat, f"{tx.name(held.id)} gets {weeks} Suspension token(s).", card=held.id, tokens=weeks, roll=value)
     else:
         tx.put(injure(tx, club, held, weeks, f"d10 rolled {value}"))

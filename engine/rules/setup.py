@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from engine import errors as E
 from engine.cards import Director
 from engine.rules.common import Tx, field, move_stat, owner_of, seat_of
 from engine.rules.effects import Ctx, apply_abilities
-from engine.state import Club, Held, State
+from engine.state import Club, Held, State, evolve
 
 
 def _setup_only(tx: Tx, seat: int | None, what: str) -> None:
@@ -48,7 +47,7 @@ def on_club(tx: Tx) -> None:
     start = tx.profile.board.stat_start
     club = Club(seat=seat, name=name, stats=(start, start, start, start), staff=(Held(trainer),) if trainer else ())
     clubs = tuple(sorted(tx.state.clubs + (club,), key=lambda c: c.seat))
-    tx.state = replace(tx.state, clubs=clubs)
+    tx.state = evolve(tx.state, clubs=clubs)
     tx.say("club_joined", seat, f"{name} takes Seat {seat} with a First trainer.", name=name, first_trainer=trainer)
 
 
@@ -65,7 +64,7 @@ def on_directors(tx: Tx) -> None:
     if len(cards) != count or len(set(cards)) != count:
         raise E.NotAllowed(E.SETUP_DIRECTORS.format(seat=seat, count=count))
     directors: list[Director] = [_free_card(tx, c, "director") for c in cards]
-    club = tx.put(replace(club, directors=tuple(d.id for d in directors)))
+    club = tx.put(evolve(club, directors=tuple(d.id for d in directors)))
     tx.say("directors", seat, f"Seat {seat} keeps {', '.join(d.name for d in directors)}.", cards=list(cards))
     for d in directors:
         for stat, steps in d.stat_changes:
@@ -86,7 +85,7 @@ def on_starting_players(tx: Tx) -> None:
     young = _free_card(tx, field(ev, "youngster", str, "the id of the Youngster card drawn"), "youngster")
     if vet.untrained.jersey == young.untrained.jersey:
         raise E.NotAllowed(E.SETUP_SAME_JERSEY.format(veteran=vet.name, youngster=young.name, jersey=vet.untrained.jersey))
-    tx.put(replace(club, players=(Held(vet.id), Held(young.id))))
+    tx.put(evolve(club, players=(Held(vet.id), Held(young.id))))
     tx.say("starting_players", seat, f"Seat {seat} starts with {vet.name} and {young.name}.", veteran=vet.id, youngster=young.id)
 
 
@@ -109,7 +108,7 @@ def on_opponents(tx: Tx) -> None:
     others = {len(c.opponents) for c in tx.state.clubs if c.opponents}
     if others and len(cards) not in others:
         raise E.NotAllowed(E.SETUP_OPPONENT_COUNT.format(seat=seat, count=len(cards), others=others.pop()))
-    tx.put(replace(club, opponents=tuple(c.id for c in cards)))
+    tx.put(evolve(club, opponents=tuple(c.id for c in cards)))
     tx.say("opponents", seat, f"Seat {seat} is dealt {len(cards)} Opponent cards: the game lasts {len(cards)} weeks.", cards=[c.id for c in cards])
 
 
@@ -122,7 +121,7 @@ def on_objective(tx: Tx) -> None:
     if club.objective:
         raise E.NotAllowed(E.SETUP_ALREADY.format(seat=seat, what="kept an Objective"))
     card = _free_card(tx, field(ev, "card", str, "the id of the Objective card kept"), "objective")
-    tx.put(replace(club, objective=card.id))
+    tx.put(evolve(club, objective=card.id))
     tx.say("objective", seat, f"Seat {seat} keeps an Objective card.", card=card.id)
 
 
@@ -132,7 +131,7 @@ def on_tactic(tx: Tx) -> None:
     seat = seat_of(ev)
     club = tx.club(seat)
     card = _free_card(tx, field(ev, "card", str, "the id of the Tactic card drawn"), "tactic")
-    tx.put(replace(club, tactics=club.tactics + (card.id,)))
+    tx.put(evolve(club, tactics=club.tactics + (card.id,)))
     tx.say("tactic", seat, f"Seat {seat} takes the Tactic card {card.name}.", card=card.id)
 
 
@@ -167,7 +166,7 @@ def on_first_player(tx: Tx) -> None:
         raise E.NotAllowed(E.SETUP_INCOMPLETE.format(missing=words))
     weeks = len(tx.state.clubs[0].opponents)
     teams = tuple(_team(t.id) for t in tx.profile.board.teams)
-    tx.state = replace(tx.state, first_seat=seat, weeks=weeks, teams=teams)
+    tx.state = evolve(tx.state, first_seat=seat, weeks=weeks, teams=teams)
     tx.say("first_player", seat, f"Seat {seat} is the First player and takes the Stage marker. The game lasts {weeks} weeks.", weeks=weeks)
     flow.start_week(tx, 1)
 

@@ -24,7 +24,7 @@ from engine.cards import (
     ZONES,
 )
 from engine.legal import setup_events
-from engine.state import Club, State
+from engine.state import Club, State, evolve
 
 
 @lru_cache(maxsize=1)
@@ -88,7 +88,7 @@ def started(profile: Profile | None = None, seats: tuple[int, ...] = (1, 2, 3, 4
 
 def set_club(state: State, seat: int, **changes: Any) -> State:
     """The state with one club's fields replaced."""
-    return replace(state, clubs=tuple(replace(c, **changes) if c.seat == seat else c for c in state.clubs))
+    return evolve(state, clubs=tuple(evolve(c, **changes) if c.seat == seat else c for c in state.clubs))
 
 
 def club(state: State, seat: int) -> Club:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 import engine
 from engine import errors as E
 from engine.cards import Ability, Effect, Staff
-from engine.state import Held
+from engine.state import Held, evolve
 from engine.views import view
 
 from tests.engine.helpers import club, demo, refused, run, set_club, tuesday, with_cards
@@ -78,7 +77,7 @@ def test_hiring_staff_pays_the_cost_and_applies_the_immediate_bonus() -> None:
 
 def my_turn(state, seat: int = 1, **changes):
     """Seat's turn again on a Tuesday, with some club fields set (to take several actions in one test)."""
-    return replace(set_club(state, seat, acted=False, free_used=0, **changes), stage="tuesday", turn=seat)
+    return evolve(set_club(state, seat, acted=False, free_used=0, **changes), stage="tuesday", turn=seat)
 
 
 def _sponsor_turns(profile, state, contracts):

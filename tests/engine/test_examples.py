@@ -6,13 +6,12 @@ match are rebuilt from the sentences that describe them; every sentence is check
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 import engine
 from engine.cards import Effect
 from engine.legal import setup_events
 from engine.rules.match import zone_goals
-from engine.state import Held, State
+from engine.state import Held, State, evolve
 from engine.views import final_scores
 
 from tests.engine.helpers import (
@@ -146,7 +145,7 @@ def _match_day(profile) -> State:
     week_opponents = (DOWNTOWN.id,) + club(state, 1).opponents[1:]
     players = club(state, 1).players + tuple(Held(c.id) for c in MIDDLEHAM_CARDS)
     state = set_club(state, 1, name="Middleham Local Club", opponents=week_opponents, players=players, res=(5, 0, 0, 9))
-    return replace(state, stage="matchday", turn=0, pending=())
+    return evolve(state, stage="matchday", turn=0, pending=())
 
 
 def test_middleham_against_downtown_zone_by_zone() -> None:
@@ -182,12 +181,12 @@ def test_scoring_example_is_35_vp() -> None:
     state = set_club(
         state, 1,
         staff=tuple(Held(s) for s in team),
-        players=tuple(replace(h, vp=0) for h in club(state, 1).players),
+        players=tuple(evolve(h, vp=0) for h in club(state, 1).players),
         vp_tokens=4, infrastructure=("stands", "stands"), objective_result="perfect", office=3, res=(2, 0, 0, 0), points=10,
     )
     # third in the League: two Opponent teams above, everyone else below
-    teams = tuple(replace(t, points=20 if i < 2 else 0) for i, t in enumerate(state.teams))
-    state = replace(state, teams=teams)
+    teams = tuple(evolve(t, points=20 if i < 2 else 0) for i, t in enumerate(state.teams))
+    state = evolve(state, teams=teams)
     (row,) = final_scores(profile, state)
     assert row["position"] == 3
     assert (row["league"], row["vp_tokens"], row["staff_sets"], row["infrastructure"], row["objective"], row["office"]) == (9, 4, 6, 2, 4, 10)

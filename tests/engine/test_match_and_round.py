@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -11,7 +10,7 @@ import engine
 from engine import errors as E
 from engine.cards import Effect, Tactic
 from engine.legal import auto_lineup
-from engine.state import Held, State
+from engine.state import Held, State, evolve
 from engine.views import final_scores, league_positions
 
 from tests.engine.helpers import at_stage, club, demo, footballer, opponent, refused, run, set_club, tuesday, with_cards
@@ -187,7 +186,7 @@ def test_match_consequence_injury_rolls_a_d10_for_the_number_hit() -> None:
 def test_injured_and_suspended_cards_shed_a_token_at_each_matchday() -> None:
     profile, state = tuesday(seats=(1,), profile=with_cards(demo(), STRONG))
     state = set_club(state, 1, players=club(state, 1).players + (Held(STRONG.id, injury=2),),
-                     staff=tuple(replace(h, suspension=1) for h in club(state, 1).staff))
+                     staff=tuple(evolve(h, suspension=1) for h in club(state, 1).staff))
     state = at_stage(profile, state, "matchday")
     assert club(state, 1).held(STRONG.id).injury == 1 and club(state, 1).held(STRONG.id).exhausted
     assert club(state, 1).staff[0].suspension == 0
@@ -222,7 +221,7 @@ def test_maintenance_is_paid_and_each_missing_euro_puts_two_suspension_tokens_on
 
 def test_the_end_of_the_round_discards_resources_on_cards_and_unexhausts() -> None:
     profile, state = matchday(seats=(1,), opponents=(EMPTY.id,))
-    state = set_club(state, 1, players=tuple(replace(h, assigned=(0, 0, 0, 2), exhausted=True) for h in club(state, 1).players),
+    state = set_club(state, 1, players=tuple(evolve(h, assigned=(0, 0, 0, 2), exhausted=True) for h in club(state, 1).players),
                      exhausted=club(state, 1).directors[:1])
     state = at_stage(profile, state, "monday")
     c = club(state, 1)
@@ -231,7 +230,7 @@ def test_the_end_of_the_round_discards_resources_on_cards_and_unexhausts() -> No
 
 def test_after_the_last_opponent_the_game_goes_to_final_scoring_without_maintenance() -> None:
     profile, state = matchday(seats=(1, 2), opponents=(EMPTY.id, EMPTY.id))
-    state = replace(state, weeks=1)
+    state = evolve(state, weeks=1)
     state = set_club(state, 1, opponents=club(state, 1).opponents[:1])
     state = set_club(state, 2, opponents=club(state, 2).opponents[:1])
     budgets = {c.seat: c.res[0] for c in state.clubs}
@@ -252,7 +251,7 @@ def _final(profile, **per_seat: dict[str, Any]) -> State:
     profile, state = tuesday(seats=(1, 2, 3), profile=profile)
     for seat, changes in per_seat.items():
         state = set_club(state, int(seat[1:]), **changes)
-    return replace(state, teams=tuple(replace(t, points=0) for t in state.teams))
+    return evolve(state, teams=tuple(evolve(t, points=0) for t in state.teams))
 
 
 def test_shared_league_positions_score_alike() -> None:
@@ -268,7 +267,7 @@ def test_shared_league_positions_score_alike() -> None:
 def test_a_footballer_card_with_vp_tokens_is_worth_one_vp() -> None:
     profile = demo()
     state = _final(profile)
-    players = tuple(replace(h, vp=3) for h in club(state, 1).players)
+    players = tuple(evolve(h, vp=3) for h in club(state, 1).players)
     state = set_club(state, 1, players=players, vp_tokens=2)
     rows = {r["seat"]: r for r in final_scores(profile, state)}
     assert rows[1]["vp_tokens"] == 2 + len(players)

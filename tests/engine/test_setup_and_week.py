@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import engine
 from engine import errors as E
 from engine.cards import Ability, Effect, Staff
 from engine.legal import setup_events
-from engine.state import Held, State
+from engine.state import Held, State, evolve
 
 from tests.engine.helpers import at_stage, club, demo, director, refused, run, set_club, started, tuesday, with_cards
 
