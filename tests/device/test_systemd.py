@@ -159,3 +159,15 @@ def test_uninstall_keeps_the_games_unless_purged() -> None:
     purge = subprocess.run(["bash", str(SYSTEMD / "uninstall.sh"), "--dry-run", "--purge"],
                            capture_output=True, text=True, check=True).stdout
     assert "+ rm -rf /var/lib/touchline /etc/touchline" in purge and "+ userdel touchline" in purge
+
+
+def test_the_units_command_is_one_the_touchline_command_accepts() -> None:
+    import shlex
+
+    from device import cli
+
+    command = shlex.split(unit_settings(UNIT.read_text())["ExecStart"][0])
+    assert command[0] == "/opt/touchline/venv/bin/touchline"
+    args = cli.build_parser().parse_args(command[1:])
+    assert (args.command, args.sim) == ("run", False)
+    assert args.table == cli.INSTALLED_TABLE  # where install.sh puts the table file
