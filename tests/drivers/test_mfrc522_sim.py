@@ -9,6 +9,9 @@ import pytest
 from drivers.rfid import registers as R
 from drivers.rfid.sim import HALT, IDLE, READY, SimCard, SimRig, sim_card, stock_reader, stock_simple
 
+# The stock library adds a log handler per instance: take them off again after each test.
+pytestmark = pytest.mark.usefixtures("library_log_handlers")
+
 CLASSIC = bytes.fromhex("DEADBEEF")
 NTAG = bytes.fromhex("04A31F2B3C4D80")
 

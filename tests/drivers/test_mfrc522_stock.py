@@ -7,8 +7,13 @@ from __future__ import annotations
 
 import logging
 
+import pytest
+
 from drivers.rfid import registers as R
 from drivers.rfid.sim import SimCard, SimRig, stock_reader, stock_simple
+
+# The stock library adds a log handler per instance: take them off again after each test.
+pytestmark = pytest.mark.usefixtures("library_log_handlers")
 
 CLASSIC = bytes.fromhex("DEADBEEF")
 NTAG_A = bytes.fromhex("04A31F2B3C4D80")
