@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import signal
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
@@ -530,6 +531,96 @@ class Hardware(Protocol):
         """Draw what a screen says on its display."""
 
 
+DEFAULT_READER_RST = 25
+"""The reset GPIO of a reader whose table file names none (the wiring the README shows)."""
+
+
+class TableHardware:
+    """The drivers a table file describes: readers (SPI or on a hub), buttons, screens, on one backend."""
+
+    sim: Any = None
+
+    def __init__(self, config: TableConfig, *, backend: str, clock: Callable[[], float] | None = None,
+                 threaded: bool = True, rig: Any = None, displays: Any = None) -> None:
+        from drivers.displays import Display
+
+        self.config = config
+        self.backend = backend
+        self.clock = clock
+        self.threaded = threaded
+        self.rig = rig
+        self._emit: Callable[[Any], None] | None = None
+        self.readers: dict[str, Any] = {}
+        self.hubs: dict[str, Any] = {}
+        self.scanner: Any = None
+        self.buttons: Any = None
+        self.displays: dict[str, Display] = {}
+        for s in config.screens():
+            options: dict[str, Any] = {"backend": backend, "on_health": self._health, "simulation": displays}
+            if s.interface == "spi":
+                options.update(bus=s.spi_bus or 0, spi_device=s.spi_device or 0, dc_pin=s.dc_pin or 24,
+                               rst_pin=s.rst_pin or DEFAULT_READER_RST)
+            else:
+                options.update(bus=s.i2c_bus, address=s.address, mux_address=s.mux_address, mux_channel=s.mux_channel)
+            display = Display(s.id, kind=s.kind, interface=s.interface, **options)  # type: ignore[arg-type]
+            display.open()  # a panel that does not answer is reported and retried, never fatal
+            self.displays[s.id] = display
+
+    def _health(self, reading: Any) -> None:
+        if self._emit is not None:
+            self._emit(reading)
+        elif not reading.online:
+            log.warning("%s: %s", reading.device, reading.detail)
+
+    def start(self, emit: Callable[[Any], None]) -> None:
+        """Open the readers and buttons and start their threads; readings go to ``emit`` from those threads."""
+        from drivers.buttons import Buttons
+        from drivers.hub import open_hub
+        from drivers.rfid import Scanner, open_reader
+
+        self._emit = emit
+        spi = [p for p in self.config.pads() if p.hub is None]
+        for pad in spi:
+            extra = {"rig": self.rig} if self.rig is not None else {}
+            self.readers[pad.id] = open_reader(pad.id, int(pad.bus or 0), int(pad.device or 0),
+                                               pad.rst_pin or DEFAULT_READER_RST, self.backend, **extra)
+        self.scanner = Scanner(list(self.readers.values()), emit)
+        if self.threaded:
+            self.scanner.start()
+        for hub in self.config.hubs:
+            names = {int(p.reader or 0): p.id for p in self.config.pads() if p.hub == hub.name}
+            self.hubs[hub.name] = open_hub(emit, serial_number=hub.serial, port=hub.port, name=hub.name, readers=hub.readers,
+                                           on_health=emit, reader_names=names, baudrate=hub.baud, backend=self.backend)
+            if self.threaded:
+                self.hubs[hub.name].start()
+        options: dict[str, Any] = {"backend": self.backend, "threaded": self.threaded}
+        if self.clock is not None:
+            options["clock"] = self.clock
+        self.buttons = Buttons(emit, **options)
+        for button in self.config.buttons():
+            self.buttons.add(button.id, button.gpio, hold_time=button.hold_seconds, led_pin=button.led_gpio)
+
+    def stop(self) -> None:
+        """Stop the threads and release every device."""
+        if self.scanner is not None:
+            self.scanner.stop()
+        for reader in self.readers.values():
+            reader.close()
+        for hub in self.hubs.values():
+            hub.close()
+        if self.buttons is not None:
+            self.buttons.close()
+        for display in self.displays.values():
+            display.close()
+        self.readers, self.hubs, self.scanner, self.buttons = {}, {}, None, None
+
+    def show(self, screen_id: str, screen: SeatScreen) -> None:
+        """Draw what a screen says on its display (rendered with the bundled font, sent through luma)."""
+        display = self.displays.get(screen_id)
+        if display is not None:
+            display.show(screens.render(screen))
+
+
 TICK_SECONDS = 0.25
 """How often reroll windows are checked for expiry."""
 
@@ -593,7 +684,7 @@ class RunningTable:
             reading = await self._queue.get()
             try:
                 if isinstance(reading, HealthReading):
-                    log.warning("%s %s: %s", reading.device, "back" if reading.online else "offline", reading.detail)
+                    (log.info if reading.online else log.warning)("%s: %s", reading.device, reading.detail)
                 else:
                     async with self._lock:
                         # SQLite's synced commit blocks; keep it off the loop.
@@ -679,9 +770,7 @@ def build_hardware(config: TableConfig, *, sim: bool) -> Hardware:
 
     if sim or config.backend == "sim":
         return SimHardware(config)
-    from device.sim import RealHardware
-
-    return RealHardware(config)
+    return TableHardware(config, backend="real")
 
 
 def build_table(config: TableConfig, *, sim: bool, db_path: Path, dice: Dice | None = None) -> RunningTable:
@@ -719,7 +808,7 @@ async def serve(table: RunningTable, *, host: str, port: int) -> int:
 
     notifier = _Notifier()
     await table.start()
-    server = uvicorn.Server(uvicorn.Config(create_app(table), host=host, port=port, log_level="warning", lifespan="on"))
+    server = _make_server(uvicorn.Config(create_app(table), host=host, port=port, log_level="warning", lifespan="on"))
     serving = asyncio.create_task(server.serve())
     deadline = time.monotonic() + READY_TIMEOUT
     while not server.started and not serving.done() and time.monotonic() < deadline:
@@ -743,6 +832,30 @@ async def serve(table: RunningTable, *, host: str, port: int) -> int:
             watchdog.cancel()
         await table.stop()
     return 0
+
+
+def _server_class() -> type:
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, except that SIGTERM ends ``serve()`` without killing the process afterwards.
+
+        uvicorn re-raises the signal once it has shut down; the table still has to stop its drivers and
+        close its log, and systemd should see a clean exit.
+        """
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if self.should_exit and sig == signal.SIGINT:
+                self.force_exit = True
+            else:
+                self.should_exit = True
+
+    return Server
+
+
+def _make_server(config: Any) -> Any:
+    """A uvicorn server that leaves the process alive after a SIGTERM (see ``_server_class``)."""
+    return _server_class()(config)
 
 
 async def _watchdog(notifier: _Notifier) -> None:

@@ -11,12 +11,14 @@ from __future__ import annotations
 import hashlib
 import io
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from device import screens
+from device.runtime import TableHardware
 from device.screens import SeatScreen
 from device.table_file import TableConfig, default_sim_table, load_table
 from drivers.base import ButtonReading, TagReading, format_uid
@@ -26,6 +28,8 @@ from drivers.errors import DiceScriptExhausted
 UNKNOWN_PAD = "There is no pad {pad!r} on this table; pads: {known}."
 UNKNOWN_BUTTON = "There is no button {button!r} on this table; buttons: {known}."
 UNKNOWN_SCREEN = "There is no screen {screen!r} on this table; screens: {known}."
+SETTLE_SECONDS = 2.0
+"""The longest a simulated card is left on (or off) a pad waiting for the scanner to notice."""
 PAD_EMPTY = "Pad {pad} is empty: nothing to lift."
 
 
@@ -99,26 +103,24 @@ def simulated_uid(card_id: str) -> str:
     return format_uid(bytes([0x04]) + digest[:6])
 
 
-class SimHardware:
-    """The simulated pads, buttons and screens of a table, built from its table file."""
+class SimHardware(TableHardware):
+    """The simulated pads, buttons and screens of a table, built from its table file on the drivers' sim backends.
+
+    Readers are simulated MFRC522 chips behind a fake ``spidev`` (a card put on a pad is a simulated card on
+    its chip, found by the drivers' scanner), buttons are gpiozero ``MockFactory`` pins, screens are
+    simulated SSD1306 panels behind a simulated TCA9548A.  Threaded (``touchline run --sim``) the scanner
+    and button threads run as on a Pi; unthreaded (replays and tests) each action is handled before it returns.
+    """
 
     def __init__(self, config: TableConfig, *, clock: Callable[[], float] | None = None, threaded: bool = True) -> None:
-        from luma.core.device import dummy
+        from drivers.displays import SimulatedI2C
+        from drivers.rfid import SimRig
 
-        self.config = config
-        self.clock = clock
-        self.threaded = threaded
-        self._emit: Callable[[Any], None] | None = None
-        self._buttons: Any = None
+        # A rig and an I2C world of its own, so two simulated tables in one process never share a chip.
+        super().__init__(config, backend="sim", clock=clock, threaded=threaded, rig=SimRig(), displays=SimulatedI2C())
         self._session: Any = None
         self.on_pad: dict[str, str] = {}
         """The tag lying on each pad now (pad id → UID)."""
-        self.displays = {
-            s.id: dummy(width=s.width, height=s.height, mode="1") for s in config.screens()
-        }
-        self._lock = threading.Lock()
-
-    # -- Hardware (what the runtime uses) ---------------------------------------------------------------
 
     @property
     def sim(self) -> SimHardware:
@@ -129,53 +131,23 @@ class SimHardware:
         """Know the game session, to find the tag enrolled for a card (and enrol fresh simulated tags)."""
         self._session = session
 
-    def start(self, emit: Callable[[Any], None]) -> None:
-        """Start the simulated buttons (gpiozero MockFactory) and hand every reading to ``emit``."""
-        from drivers.buttons import Buttons
-
-        self._emit = emit
-        kwargs: dict[str, Any] = {"backend": "sim", "threaded": self.threaded}
-        if self.clock is not None:
-            kwargs["clock"] = self.clock
-        self._buttons = Buttons(emit, **kwargs)
-        for button in self.config.buttons():
-            self._buttons.add(button.id, button.gpio, hold_time=button.hold_seconds, led_pin=button.led_gpio)
-
-    def stop(self) -> None:
-        """Release the simulated pins."""
-        if self._buttons is not None:
-            self._buttons.close()
-            self._buttons = None
-
-    def show(self, screen_id: str, screen: SeatScreen) -> None:
-        """Draw a screen on its dummy display through luma's canvas."""
-        device = self.displays.get(screen_id)
-        if device is not None:
-            screens.show(device, screen)
-
     # -- SimulatedHardware (what the page's virtual table drives) -------------------------------------
 
     def layout(self) -> dict[str, Any]:
         """Seats with their pads, buttons and screens, plus shared ones: ids and labels."""
 
-        def label(item_id: str, seat: int | None, role: str) -> str:
+        def label(seat: int | None, role: str) -> str:
             return f"Seat {seat} {role}" if seat is not None else f"Shared {role}"
 
         return {
-            "seats": [
-                {"seat": s.number, "label": s.label, "colour": s.colour} for s in self.config.seats
-            ],
+            "seats": [{"seat": s.number, "label": s.label, "colour": s.colour} for s in self.config.seats],
             "pads": [
-                {"id": p.id, "seat": p.seat, "role": p.role, "label": label(p.id, p.seat, p.role),
-                 "card": self._card_on(p.id)}
+                {"id": p.id, "seat": p.seat, "role": p.role, "label": label(p.seat, p.role), "card": self._card_on(p.id)}
                 for p in self.config.pads()
             ],
-            "buttons": [
-                {"id": b.id, "seat": b.seat, "role": b.role, "label": label(b.id, b.seat, b.role)}
-                for b in self.config.buttons()
-            ],
+            "buttons": [{"id": b.id, "seat": b.seat, "role": b.role, "label": label(b.seat, b.role)} for b in self.config.buttons()],
             "screens": [
-                {"id": s.id, "seat": s.seat, "label": label(s.id, s.seat, "screen"), "width": s.width, "height": s.height}
+                {"id": s.id, "seat": s.seat, "label": label(s.seat, "screen"), "width": s.width, "height": s.height}
                 for s in self.config.screens()
             ],
         }
@@ -186,17 +158,33 @@ class SimHardware:
 
     def place_tag(self, pad: str, uid: str) -> None:
         """Put a tag with this UID on a pad (an unknown tag stays unknown)."""
-        self._pad(pad)
+        from drivers.rfid import sim_card
+
+        config = self._pad(pad)
         if pad in self.on_pad:
             self.lift(pad)
         self.on_pad[pad] = uid
-        self._send(TagReading("tap", pad, uid))
+        if pad in self.readers:
+            self.readers[pad].sim.place(sim_card(uid))
+            self._settle(pad, uid)
+        elif config.hub in self.hubs and self.threaded:
+            self.hubs[config.hub].simulator.place(int(config.reader or 0), uid)
+        else:
+            # A hub pad on the unthreaded table: the simulated hub talks over a pty in its own thread.
+            self._send(TagReading("tap", pad, uid))
 
     def lift(self, pad: str) -> None:
         """Take whatever lies on a pad away."""
-        self._pad(pad)
+        config = self._pad(pad)
         uid = self.on_pad.pop(pad, None)
-        if uid is not None:
+        if uid is None:
+            return
+        if pad in self.readers:
+            self.readers[pad].sim.lift()
+            self._settle(pad, None)
+        elif config.hub in self.hubs and self.threaded:
+            self.hubs[config.hub].simulator.lift(int(config.reader or 0))
+        else:
             self._send(TagReading("lift", pad, uid))
 
     def press(self, button: str) -> None:
@@ -208,10 +196,10 @@ class SimHardware:
         self._button(button).hold()
 
     def frame(self, screen: str) -> Any:
-        """The PIL image the simulated display holds now."""
+        """The PIL image the simulated panel lights now."""
         if screen not in self.displays:
             raise LookupError(UNKNOWN_SCREEN.format(screen=screen, known=", ".join(self.displays)))
-        return self.displays[screen].image
+        return self.displays[screen].frame()
 
     def frame_png(self, screen: str) -> bytes:
         """The frame the simulated display holds now, as PNG bytes."""
@@ -221,38 +209,56 @@ class SimHardware:
 
     # -- helpers ----------------------------------------------------------------------------------------
 
+    def _settle(self, pad: str, uid: str | None) -> None:
+        """Leave the card there (or the pad empty) until the scanner has seen it, as a hand does.
+
+        Unthreaded, the readers are swept here; threaded, the scanner's own thread sees it within a few sweeps.
+        """
+        from drivers.rfid.scanner import LIFT_AFTER
+
+        if self.scanner is None:
+            return
+        if not self.threaded:
+            for _ in range(LIFT_AFTER + 1):
+                self.scanner.sweep()
+            return
+        deadline = time.monotonic() + SETTLE_SECONDS
+        while self.scanner.present.get(pad) != uid and time.monotonic() < deadline:
+            time.sleep(0.005)
+
     def tag_for(self, card_id: str) -> str:
         """The tag enrolled for a card, or a fresh simulated one, enrolled now so the table knows it."""
-        store = self._session.store if self._session is not None else None
-        if store is not None:
-            for uid, card in store.enrolments(deck=self._session.deck).items():
+        session = self._session
+        if session is not None:
+            for uid, card in session.store.enrolments(deck=session.deck).items():
                 if card == card_id:
-                    return uid
+                    return str(uid)
         uid = simulated_uid(card_id)
-        if store is not None:
-            store.enroll(uid, card_id, deck=self._session.deck)
+        if session is not None:
+            session.store.enroll(uid, card_id, deck=session.deck)
         return uid
 
     def _card_on(self, pad: str) -> str | None:
         uid = self.on_pad.get(pad)
         if uid is None or self._session is None:
             return None
-        return self._session.store.card_for(uid, deck=self._session.deck)
+        return self._session.store.card_for(uid, deck=self._session.deck)  # type: ignore[no-any-return]
 
     def _send(self, reading: TagReading | ButtonReading) -> None:
         if self._emit is not None:
             self._emit(reading)
 
-    def _pad(self, pad: str) -> None:
-        known = [p.id for p in self.config.pads()]
-        if pad not in known:
-            raise LookupError(UNKNOWN_PAD.format(pad=pad, known=", ".join(known)))
+    def _pad(self, pad: str) -> Any:
+        for config in self.config.pads():
+            if config.id == pad:
+                return config
+        raise LookupError(UNKNOWN_PAD.format(pad=pad, known=", ".join(p.id for p in self.config.pads())))
 
     def _button(self, button: str) -> Any:
         known = [b.id for b in self.config.buttons()]
-        if button not in known or self._buttons is None:
+        if button not in known or self.buttons is None:
             raise LookupError(UNKNOWN_BUTTON.format(button=button, known=", ".join(known)))
-        return self._buttons.simulated(button)
+        return self.buttons.simulated(button)
 
 
 class SimulatedTable:
