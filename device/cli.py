@@ -27,6 +27,8 @@ NO_TABLE_FILE = (
 NOT_AVAILABLE = "touchline {command}: {what} is not available in this build yet ({reason})."
 NO_GAMES = "No games kept in {path} yet."
 GAME_ID_BAD = "{text!r} is not a game: give its number (see `touchline games`) or 'last'."
+NO_SCENARIO = "touchline replay: there is no scenario file {path}. scenarios/ holds examples."
+EXPORT_WRITTEN = "Game {game} written to {path}."
 HW_ALL_FOUND = "All {count} devices answered."
 HW_MISSING = "{missing} of {count} devices did not answer: check the wiring of the lines marked MISSING (README.md, \"Wiring\")."
 
@@ -168,7 +170,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if run_scenario is None:
         return 1
     if not args.scenario.is_file():
-        print(f"touchline replay: there is no scenario file {args.scenario}.", file=sys.stderr)
+        print(NO_SCENARIO.format(path=args.scenario), file=sys.stderr)
         return 2
     try:
         final = run_scenario(args.scenario)
@@ -241,7 +243,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         text = render(build_export(store, game_id), args.format)
     if args.output:
         args.output.write_text(text, encoding="utf-8")
-        print(f"Game {game_id} written to {args.output}.", file=sys.stderr)
+        print(EXPORT_WRITTEN.format(game=game_id, path=args.output), file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0

@@ -77,6 +77,10 @@ STORE_CORRUPT = (
     "the damaged file can still be sent with a bug report."
 )
 STORE_UNREADABLE = "The game log {path} cannot be opened ({reason}). Check that the folder exists and that this user may write to it."
+STORE_WRITE_FAILED = (
+    "The game log {path} could not be written ({reason}); the last input was not recorded. "
+    "Free some space on the card, or check that this user may write to the file, then try again."
+)
 STORE_TOO_NEW = (
     "The game log {path} was written by a newer Touchline (log version {found}, this one knows up to {known}). "
     "Upgrade Touchline, or use another --db file."

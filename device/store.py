@@ -13,7 +13,7 @@ import secrets
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -146,13 +146,15 @@ class EventStore:
             raise self._classify(exc) from exc
         return conn
 
-    def _classify(self, exc: sqlite3.Error) -> StoreError:
-        """Tell a damaged file from one we may not open, so the message says the right thing to do."""
+    def _classify(self, exc: sqlite3.Error, *, writing: bool = False) -> StoreError:
+        """Tell a damaged file from one we may not open or write, so the message says the right thing to do."""
         text = str(exc)
         if isinstance(exc, sqlite3.DatabaseError) and (
             "not a database" in text or "malformed" in text or "corrupt" in text
         ):
             return StoreCorrupt(errors.STORE_CORRUPT.format(path=self.path, reason=text))
+        if writing:
+            return StoreError(errors.STORE_WRITE_FAILED.format(path=self.path, reason=text))
         return StoreError(errors.STORE_UNREADABLE.format(path=self.path, reason=text))
 
     def _reader(self) -> sqlite3.Connection:
@@ -172,14 +174,16 @@ class EventStore:
             conn = self._writer
             try:
                 conn.execute("BEGIN IMMEDIATE")
-                try:
-                    yield conn
-                except BaseException:
-                    conn.execute("ROLLBACK")
-                    raise
+                yield conn
                 conn.execute("COMMIT")
-            except sqlite3.Error as exc:
-                raise self._classify(exc) from exc
+            except BaseException as exc:
+                # SQLite may have rolled back already (e.g. when the disk is full): then there is nothing to undo.
+                if conn.in_transaction:
+                    with suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise self._classify(exc, writing=True) from exc
+                raise
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         try:

@@ -68,8 +68,10 @@ def test_export_writes_the_log_of_the_last_game(tmp_path: Path, capsys: pytest.C
     assert document["game"]["id"] == 2
     assert [e["event"]["value"] for e in document["events"]] == [1, 2]
     out = tmp_path / "game1.csv"
+    capsys.readouterr()
     assert cli.main(["export", "1", "--format", "csv", "--db", str(db), "-o", str(out)]) == 0
     assert out.read_text().splitlines()[0] == "seq,time,type,seat,event"
+    assert capsys.readouterr().err.strip() == cli.EXPORT_WRITTEN.format(game=1, path=out)
 
 
 def test_a_bgstats_link_of_a_game_still_being_played_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -212,4 +214,4 @@ def test_enroll_on_the_simulated_table_stores_the_tag_for_the_picked_card(tmp_pa
 def test_replay_of_a_missing_scenario_names_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "nope.toml"
     assert cli.main(["replay", str(missing)]) == 2
-    assert str(missing) in capsys.readouterr().err
+    assert capsys.readouterr().err.strip() == cli.NO_SCENARIO.format(path=missing)

@@ -302,3 +302,20 @@ def test_readers_in_other_threads_see_every_commit_while_one_thread_writes(db: P
     assert failures == []
     assert len(store.events(game.id)) == 100
     store.close()
+
+
+def test_a_full_card_refuses_the_event_with_what_to_do_and_keeps_the_log(db: Path) -> None:
+    with EventStore(db) as store:
+        game = store.new_game()
+        store.append(game.id, ROLL)
+        # SQLite's own limit stands in for a full SD card: the next page cannot be allocated.
+        page_count = store._writer.execute("PRAGMA page_count").fetchone()[0]
+        store._writer.execute(f"PRAGMA max_page_count = {page_count}")
+        with pytest.raises(StoreError) as caught:
+            for n in range(200):
+                store.append(game.id, {"type": "note", "text": "x" * 2000, "n": n})
+        assert "could not be written (database or disk is full)" in str(caught.value)
+        assert "Free some space" in str(caught.value)
+        written = store.events(game.id)
+    with EventStore(db) as store:
+        assert store.events(game.id) == written and written[0] == ROLL
