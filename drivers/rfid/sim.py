@@ -22,6 +22,7 @@ import itertools
 import random
 import sys
 import threading
+import time
 import types
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -77,26 +78,35 @@ _UID_SIZE_BITS = {4: 0x00, 7: 0x40, 10: 0x80}  # ATQA bits 7..6 (ISO 14443-3, 6.
 
 
 class SimClock:
-    """Simulated time shared by every chip of a rig; it moves only with transfers and waits."""
+    """Simulated time shared by every chip of a rig; it moves only with transfers and waits.
 
-    def __init__(self) -> None:
+    With ``follow_wall=True`` it also moves with the wall clock, for code that waits with ``time.sleep``
+    (the real backend's waits) instead of :meth:`sleep`.
+    """
+
+    def __init__(self, follow_wall: bool = False) -> None:
         self._now = 0.0
         self._lock = threading.Lock()
+        self.follow_wall = follow_wall
+        self._wall_start = time.monotonic()
 
     def now(self) -> float:
         """Seconds of simulated time since the rig was made."""
         with self._lock:
-            return self._now
+            return self._now + (time.monotonic() - self._wall_start if self.follow_wall else 0.0)
 
     def advance(self, seconds: float) -> float:
         """Move simulated time forward by ``seconds`` and return the new time."""
         with self._lock:
             self._now += max(0.0, seconds)
-            return self._now
+        return self.now()
 
     def sleep(self, seconds: float) -> None:
-        """A driver's wait in simulation: it passes simulated time, not wall-clock time."""
-        self.advance(seconds)
+        """A driver's wait in simulation: it passes simulated time (and wall time too when following it)."""
+        if self.follow_wall:
+            time.sleep(seconds)
+        else:
+            self.advance(seconds)
 
 
 # --- The card ------------------------------------------------------------------------------------
@@ -877,10 +887,10 @@ class SimRig:
 
     _count = itertools.count()
 
-    def __init__(self, selects: Sequence[tuple[int, int]] = DEFAULT_SELECTS) -> None:
+    def __init__(self, selects: Sequence[tuple[int, int]] = DEFAULT_SELECTS, follow_wall: bool = False) -> None:
         self.selects = tuple(selects)
         self.serial = next(self._count)  # tells rigs apart for the lifetime of the process
-        self.clock = SimClock()
+        self.clock = SimClock(follow_wall)
         self.chips: dict[tuple[int, int], SimMfrc522] = {}
         self.gpio = FakeGPIO(self)
         self.rpi = types.ModuleType("RPi")

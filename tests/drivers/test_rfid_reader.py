@@ -342,3 +342,27 @@ def test_version_register_reads_through_the_reader(open_sim_reader: OpenReader) 
     assert reader.version() == 0x92 and reader.check() == 0x92
     assert reader.sim is not None
     assert reader.sim.register(R.TX_CONTROL) & 0x03 == 0x03, "antenna on after set-up"
+
+
+def test_real_backend_code_path_runs_over_the_fake_modules(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The real backend imports spidev, RPi.GPIO and mfrc522 itself and waits with time.sleep; give it the
+    # rig's fakes in sys.modules and a simulated clock that follows the wall clock.
+    monkeypatch.delenv("TOUCHLINE_BACKEND", raising=False)
+    rig = SimRig(follow_wall=True)
+    saved = {name: module for name, module in sys.modules.items() if name.split(".")[0] == "mfrc522"}
+    for name in saved:
+        del sys.modules[name]
+    try:
+        with rig.installed():
+            reader = open_reader("pad", 0, 1, 25, "real")
+            try:
+                assert reader.sim is None
+                rig.chip(0, 1).place(SimCard(NTAG_A, "ntag213"))
+                assert [reader.poll() for _ in range(3)] == [NTAG_A] * 3
+            finally:
+                reader.close()
+        assert rig.gpio.cleanups == [(25,)]
+    finally:
+        for name in [n for n in sys.modules if n.split(".")[0] == "mfrc522"]:
+            del sys.modules[name]
+        sys.modules.update(saved)
