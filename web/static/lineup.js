@@ -1,6 +1,6 @@
 // The lineup editor: jersey markers and Player cards into the nine zones, the rulebook's limits enforced as you place.
 import {cardName, cardNames, fill, h, live, nameOf, post, say, session, words} from "./common.js";
-import {logItem, zones as zoneTable} from "./view.js";
+import {logItem, side as badge} from "./view.js";
 
 const $ = (id) => document.getElementById(id);
 const SECTIONS = ["fwd", "mid", "def"];  // drawn top to bottom: attacking upwards
@@ -66,7 +66,7 @@ function drawPitch() {
     h("span", {class: "zname"}, words(zone), h("small", {}, ` ${here.length}/${cap}`)),
     here.map((p) => h("button", {type: "button", class: `token ${p.style}${p.card ? " card" : ""}`, dataset: {key: p.key},
       title: "Take back", onclick: (e) => { e.stopPropagation(); takeBack(p); }},
-    p.jersey ?? "·", p.card ? h("small", {}, ` ${p.name}`) : "", p.style === "attack" ? " ⚽" : " 🛡")));
+    p.jersey ?? "·", p.card ? h("small", {}, ` ${p.name}`) : "", badge(p.style))));
   })));
   const count = (s) => placed.filter((p) => p.zone.startsWith(`${s}_`)).length;
   $("counts").textContent = `On the pitch ${placed.length}/${limits.total} · ` +
@@ -89,8 +89,8 @@ function drawBench() {
   const line = chosen ? h("p", {class: "chosen-line"}, `Placing ${chosen.kind === "card" ? chosen.name : `marker ${chosen.name}`} — tap a zone. `,
     chosen.kind === "card" ? "" : h("span", {class: "sidepick"}, "Side: ", ["attack", "defence"].map((s) => h("button", {type: "button",
       class: `quiet${chosen.style === s ? " on" : ""}`, dataset: {style: s}, onclick: () => { chosen.style = s; drawBench(); }},
-    s === "attack" ? "⚽ attack" : "🛡 defence")))) : null;
-  fill($("bench"), line, h("h3", {}, "Players"), items.filter((i) => i.kind === "card").map(token),
+    s === "attack" ? "Attack" : "Defence")))) : null;
+  fill($("bench"), line, h("h3", {}, "Players"), items.filter((i) => i.kind === "card").map((i) => token(i, numbers)),
     h("h3", {}, "Jersey markers (Strength 1)"), items.filter((i) => i.kind !== "card").map((i) => token(i, numbers)));
 }
 
@@ -99,7 +99,7 @@ function token(item, numbers = new Set()) {
     class: `token ${item.style} ${item.kind}${chosen?.key === item.key ? " chosen" : ""}${item.out ? " out" : ""}${item.jersey !== null && numbers.has(item.jersey) ? " clash" : ""}`,
     onclick: () => choose(item)},
   item.kind === "card" ? (item.number ?? "·") : item.jersey ?? "·",
-  item.kind === "card" ? h("small", {}, ` ${item.name} (${item.strength}${item.style === "attack" ? "⚽" : "🛡"})`) : "",
+  item.kind === "card" ? h("small", {}, ` ${item.name} (${item.strength})`) : "", badge(item.style),
   item.out ? h("small", {}, ` ${item.out}`) : "");
 }
 

@@ -1,5 +1,5 @@
 // The virtual table: each seat's pad, buttons and screen, for playing without any hardware.
-import {fill, h, live, post, say, session, unlockForm, words} from "./common.js";
+import {cardNames, fill, h, live, post, say, session, unlockForm, words} from "./common.js";
 import {logItem, status} from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -70,6 +70,7 @@ function refreshScreens(screens) {
   }
 }
 
+await cardNames();
 live(async (snapshot) => {
   fill($("sim-status"), status(snapshot.game));
   fill($("sim-log"), (snapshot.log || []).slice(-5).reverse().map(logItem));

@@ -90,13 +90,19 @@ function staffBySet(staff) {
       m.suspension ? h("span", {class: "badge warn"}, `suspended ${m.suspension}`) : ""]).flatMap((x, i) => (i ? [", ", x] : [x])))]));
 }
 
+/** A footballer's symbol in letters: attackers score, defenders block (no emoji font needed). */
+export function side(style) {
+  return h("span", {class: `side ${style}`, title: style === "attack" ? "attacker (scores)" : "defender (blocks)"},
+    style === "attack" ? "ATT" : "DEF");
+}
+
 function players(list) {
   if (!list || !list.length) return h("p", {class: "hint"}, "No Player cards yet (jersey markers play at Strength 1).");
   return h("table", {class: "players"},
     h("thead", {}, h("tr", {}, h("th", {class: "n"}, "#"), h("th", {}, "Player"), h("th", {class: "n"}, "Str"), h("th", {}, ""))),
     h("tbody", {}, [...list].sort((a, b) => (a.jersey ?? 99) - (b.jersey ?? 99)).map((p) => h("tr", {dataset: {card: p.id}},
       h("td", {class: "n"}, p.jersey ?? ""),
-      h("td", {}, nameOf(p), p.style ? h("span", {class: `style ${p.style}`, title: p.style}, p.style === "attack" ? " ⚽" : " 🛡") : "",
+      h("td", {}, nameOf(p), p.style ? side(p.style) : "",
         (p.sections || []).length ? h("small", {}, ` ${(p.sections || []).join("/")}`) : "", p.trained ? h("small", {}, " trained") : ""),
       h("td", {class: "n"}, p.strength ?? ""),
       h("td", {}, p.injury ? h("span", {class: "badge bad"}, `injured ${p.injury}w`) : "",
@@ -138,13 +144,14 @@ function strengths(list) { return list && list.length ? list.join("+") : "–"; 
 /** The zone-by-zone breakdown of a match, the way the rulebook's example reads. */
 export function zones(list) {
   const rows = [...list].sort((a, b) => ZONE_ORDER.indexOf(a.zone) - ZONE_ORDER.indexOf(b.zone));
-  return h("table", {class: "zones"},
-    h("thead", {}, h("tr", {}, h("th", {}, "Zone"), h("th", {}, "Our ⚽ v their 🛡"), h("th", {}, "Their ⚽ v our 🛡"), h("th", {class: "n"}, "Goals"))),
+  return h("div", {class: "scroll"}, h("table", {class: "zones"},
+    h("thead", {}, h("tr", {}, h("th", {}, "Zone"), h("th", {title: "our attackers' Strength v their defenders'"}, "We attack"),
+      h("th", {title: "their attackers' Strength v our defenders'"}, "They attack"), h("th", {class: "n"}, "Goals"))),
     h("tbody", {}, rows.map((z) => h("tr", {dataset: {zone: z.zone}},
       h("th", {}, words(z.zone)),
       h("td", {}, z.text ?? `${strengths(z.our_attack)} v ${strengths(z.their_defence)}`),
       h("td", {}, z.text ? "" : `${strengths(z.their_attack)} v ${strengths(z.our_defence)}`),
-      h("td", {class: "n"}, `${z.scored ?? 0}–${z.conceded ?? 0}`)))));
+      h("td", {class: "n"}, `${z.scored ?? 0}–${z.conceded ?? 0}`))))));
 }
 
 /** Announcements worth a line of their own in the log (a match's zones are shown inside its result). */

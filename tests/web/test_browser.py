@@ -1,0 +1,233 @@
+"""The page in a real headless Chromium: a newcomer's first game, the lineup editor on a phone, TV and final scoring."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+from web.testing import PIN, ServedApp, StandInTable
+
+from .conftest import TWO_CLUBS, play_until
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium driven by Playwright (installed by ``make test`` through scripts/ensure-chromium.sh)."""
+    if not CHROMIUM.exists():
+        pytest.fail("Chromium is missing at /usr/bin/chromium: run scripts/ensure-chromium.sh (make test does).")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        yield launched
+        launched.close()
+
+
+class Visits:
+    """A browser context that records every URL it requests, so tests can prove nothing left the table."""
+
+    def __init__(self, browser: Browser, **options: Any) -> None:
+        self.context: BrowserContext = browser.new_context(**options)
+        self.context.set_default_timeout(10_000)
+        self.urls: list[str] = []
+        self.context.on("request", lambda request: self.urls.append(request.url))
+
+    def page(self, url: str) -> Page:
+        """Open a new tab on ``url``."""
+        page = self.context.new_page()
+        page.goto(url)
+        return page
+
+    def outside(self, base: str) -> list[str]:
+        """URLs requested from anywhere but the table."""
+        return [u for u in self.urls if not (u.startswith(base) or u.startswith("data:"))]
+
+
+def shoot(page: Page, name: str) -> None:
+    """Keep a screenshot as a test artefact."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def unlock(page: Page, base: str) -> None:
+    """Enter the PIN on the Admin page, as a person would."""
+    page.goto(f"{base}/admin")
+    page.fill("#pin", PIN)
+    page.click("#login button[type=submit]")
+    expect(page.locator("#unlocked")).to_be_visible()
+
+
+def api_session(served: ServedApp) -> tuple[httpx.Client, dict[str, str]]:
+    """An unlocked API client for setting the scene quickly."""
+    http = httpx.Client(base_url=served.url, timeout=10)
+    token = http.post("/api/session", json={"pin": PIN}).json()["csrf"]
+    return http, {"x-csrf-token": token}
+
+
+def screen_src_settled(page: Page, seat: int) -> str:
+    """The OLED image's URL once it shows the screen's latest version."""
+    img = page.locator(f'.simseat[data-seat="{seat}"] img[data-screen]')
+    page.wait_for_function(
+        "seat => { const s = window.__snapshot; const i = document.querySelector(`.simseat[data-seat='${seat}'] img`);"
+        " return s && i && i.src.endsWith(`v=${s.screens['seat' + seat].version}`) && i.complete && i.naturalWidth > 0; }",
+        arg=seat)
+    return str(img.get_attribute("src"))
+
+
+def test_a_newcomer_starts_a_game_and_plays_a_board_meeting_on_the_virtual_table(
+        browser: Browser, served: ServedApp) -> None:
+    visits = Visits(browser, viewport={"width": 1280, "height": 900})
+    table_view = visits.page(served.url + "/")
+    expect(table_view.locator("#when")).to_have_text("No game is running.")
+
+    admin = visits.page(served.url + "/admin")
+    unlock(admin, served.url)
+    admin.click("#newgame button[type=submit]")
+    expect(admin.locator("#newgame-msg")).to_contain_text("The game has started")
+    # The table view, never reloaded, now shows both clubs and the League.
+    expect(table_view.locator("article.club")).to_have_count(2)
+    expect(table_view.locator("#when")).to_contain_text("Week 1 of 8")
+    expect(table_view.locator(".league tbody tr")).to_have_count(len(served.table.state.clubs) + len(served.table.state.teams))
+
+    sim = admin
+    sim.goto(served.url + "/sim")
+    seat = sim.locator('.simseat[data-seat="1"]')
+    expect(seat.locator("input.cardpick")).to_be_visible()
+    before = screen_src_settled(sim, 1)
+    seat.locator("input.cardpick").fill("bm_01")
+    seat.locator("button.place").click()
+    expect(seat.locator("img[data-screen]")).not_to_have_attribute("src", before)
+    expect(table_view.locator('#recent .entry[data-kind="board_meeting_card"]')).to_have_count(1)
+    shoot(sim, "newcomer-virtual-table-card-placed")
+
+    for _ in range(12):  # a tie between the Directors means rolling again; a held roll is kept by holding
+        if any(a["kind"] == "board_meeting" for a in served.table.log):
+            break
+        need = next(a["need"] for a in served.table.state.awaiting if a["seat"] == 1)
+        seen = int(sim.evaluate("document.body.dataset.updates"))
+        seat.locator("button.hold" if need == "keep_or_reroll" else "button.press").click()
+        sim.wait_for_function("n => Number(document.body.dataset.updates) > n", arg=seen)
+    expect(table_view.locator('#recent .entry[data-kind="board_meeting"]')).to_have_count(1)
+    expect(table_view.locator('#recent .entry[data-kind="board_meeting"] .votes li')).to_have_count(3)
+    after = screen_src_settled(sim, 1)
+    assert after != before
+    shoot(table_view, "newcomer-table-view-after-board-meeting")
+    shoot(sim, "newcomer-virtual-table-after-roll")
+    assert visits.outside(served.url) == []
+    visits.context.close()
+
+
+def test_the_lineup_editor_on_a_phone_enforces_the_limits_as_you_place(browser: Browser, served: ServedApp) -> None:
+    http, csrf = api_session(served)
+    http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
+    play_until(http, csrf, "matchday")
+    visits = Visits(browser, **PHONE)
+    page = visits.context.new_page()
+    unlock(page, served.url)
+    page.goto(served.url + "/lineup")
+    expect(page.locator('#bench [data-key="m2"]')).to_be_visible()
+
+    def place(key: str, zone: str) -> None:
+        page.click(f'#bench [data-key="{key}"]')
+        # Click the zone's label corner, never a token already standing there.
+        page.locator(f'#pitch [data-zone="{zone}"]').click(position={"x": 4, "y": 4})
+
+    youngster = next(p for p in served.table.state.club(1).players if p.id.startswith("yg_"))
+    assert served.table.profile.cards[youngster.id].untrained.jersey == 7, "the demo deck deals seat 1 a #7 Youngster"
+    place("m2", "def_left")
+    place("m3", "def_left")
+    expect(page.locator("#lineup-msg")).to_have_text("Def left is full: a wing takes 1 jersey.")
+    for key in ("m3", "m4", "m5"):
+        place(key, "def_centre")
+    place("m6", "def_right")
+    place("m7", "mid_left")
+    place(youngster.id, "mid_centre")
+    expect(page.locator("#lineup-msg")).to_have_text(
+        "Jersey #7 is on the pitch already: two players cannot wear the same number in one match.")
+    page.locator('#pitch [data-key="m7"]').click()  # take the plain marker back
+    for key in ("m9", "m10", "m11"):
+        place(key, "fwd_centre")
+    place("m8", "fwd_left")
+    expect(page.locator("#lineup-msg")).to_have_text("No more Forwards: at most 3.")
+    place("m8", "mid_centre")
+    expect(page.locator("#fitness")).to_contain_text("Fitness cost: 0")
+    place(youngster.id, "mid_left")  # the Player card instead of the plain marker: it costs 1 Fitness
+    fitness = served.table.state.club(1).res[3]
+    expect(page.locator("#fitness")).to_contain_text(f"Fitness cost: 1 of {fitness}")
+    expect(page.locator("#counts")).to_contain_text("On the pitch 10/10")
+    shoot(page, "lineup-phone-placed")
+
+    page.click("#record")
+    expect(page.locator("#lineup-msg")).to_contain_text("Lineup recorded")
+    page.click("#kickoff")
+    expect(page.locator("#breakdown table.zones tbody tr")).to_have_count(9)
+    assert served.table.state.club(1).result in ("win", "draw", "loss")
+    shoot(page, "lineup-phone-result")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1  # nothing wider than the phone
+    assert visits.outside(served.url) == []
+    visits.context.close()
+    http.close()
+
+
+def test_tv_mode_shows_how_to_start_then_the_league_in_large_type(browser: Browser, served: ServedApp) -> None:
+    visits = Visits(browser, viewport={"width": 1920, "height": 1080})
+    tv = visits.page(served.url + "/tv")
+    expect(tv.locator("#tv")).to_have_attribute("data-slide", "attract")
+    expect(tv.locator("#tv")).to_contain_text("enter the PIN printed when the table started")
+    http, csrf = api_session(served)
+    http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
+    expect(tv.locator("#tv h1")).to_have_text("League table")
+    expect(tv.locator(".league")).to_contain_text("Middleham Local Club")
+    size = tv.evaluate("parseFloat(getComputedStyle(document.querySelector('#tv')).fontSize)")
+    assert size >= 30
+    shoot(tv, "tv-league")
+    http.close()
+    visits.context.close()
+
+
+def test_final_scoring_shows_the_breakdown_and_the_winner(browser: Browser) -> None:
+    with ServedApp(StandInTable()) as served:
+        http, csrf = api_session(served)
+        http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
+        final = play_until(http, csrf, "over", limit=2000, lineups=True)["final"]
+        visits = Visits(browser, viewport={"width": 1280, "height": 900})
+        page = visits.page(served.url + "/final")
+        winners = [row["name"] for row in final if row["winner"]]
+        expected = f"Winner: {winners[0]}" if len(winners) == 1 else f"Shared victory: {' and '.join(winners)}"
+        expect(page.locator("#winner")).to_have_text(expected)
+        totals = page.locator(".breakdown tr.total td")
+        expect(totals).to_have_text([str(row["total"]) for row in final])
+        shoot(page, "final-scoring")
+        visits.context.close()
+        http.close()
+
+
+def test_the_tie_break_is_shown_only_when_it_decided(browser: Browser, served: ServedApp) -> None:
+    visits = Visits(browser)
+    page = visits.page(served.url + "/final")
+    told = page.evaluate("""async () => {
+        const {verdict} = await import('/static/view.js');
+        const row = (name, total, position, rank) => ({name, total, position, rank, winner: rank === 1});
+        return [
+          verdict([row('Middleham', 30, 2, 1), row('Riverside', 30, 4, 2)]).tieBreak,
+          verdict([row('Middleham', 30, 2, 1), row('Riverside', 30, 2, 1)]).tieBreak,
+          verdict([row('Middleham', 31, 4, 1), row('Riverside', 30, 2, 2)]).tieBreak,
+        ];
+    }""")
+    assert told == [
+        "Middleham and Riverside both scored 30 VP; Middleham finished higher in the League (position 2).",
+        "Middleham and Riverside are level on VP and League position, so they share the victory.",
+        "",
+    ]
+    visits.context.close()
