@@ -150,3 +150,37 @@ def test_cards_from_printed_uids() -> None:
     assert sim_card("DE:AD:BE:EF").uid == CLASSIC
     with pytest.raises(ValueError, match="is not a UID"):
         sim_card("bm_07")
+
+
+def _selected_classic() -> SimCard:
+    card = SimCard(CLASSIC)
+    card.power_up()
+    card.receive(bytes((R.REQA,)), 7, False)
+    frame = bytes((R.SEL_CL1, 0x70)) + CLASSIC + bytes((R.bcc(CLASSIC),))
+    card.receive(frame + R.crc_a(frame), 0, False)
+    return card
+
+
+def test_classic_naks_a_read_without_authentication_and_goes_idle() -> None:
+    card = _selected_classic()
+    read = bytes((R.MF_READ, 4))
+    reply = card.receive(read + R.crc_a(read), 0, False)
+    assert reply is not None and (reply.data[0] & 0x0F, reply.last_bits) == (0x0, 4), "a 4-bit NAK"
+    assert card.state == IDLE
+
+
+def test_classic_acks_a_write_after_authentication_and_naks_block_0() -> None:
+    card = _selected_classic()
+    assert card.authenticate(R.MF_AUTH_KEY_A, 4, b"\xff" * 6, CLASSIC) is True
+    command = bytes((R.MF_WRITE, 5))
+    ack = card.receive(command + R.crc_a(command), 0, True)
+    assert ack is not None and (ack.data[0], ack.last_bits) == (R.MF_ACK, 4)
+    data = bytes(range(16))
+    assert card.receive(data + R.crc_a(data), 0, True) is not None
+    assert card.block(5) == data
+    card = _selected_classic()
+    card.authenticate(R.MF_AUTH_KEY_A, 0, b"\xff" * 6, CLASSIC)
+    block0 = bytes((R.MF_WRITE, 0))
+    nak = card.receive(block0 + R.crc_a(block0), 0, True)
+    assert nak is not None and nak.data[0] & 0x0F != R.MF_ACK
+    assert card.block(0)[:4] == CLASSIC, "the manufacturer block is read-only"
