@@ -36,10 +36,11 @@ def auto_lineup(profile: Profile, club: Club) -> dict[str, Any]:
     used_numbers: set[int] = set()
     blocked: set[int] = set()
     placed: list[dict[str, Any]] = []
+    fit: set[int] = set()
     for h in club.players:
         side = profile.cards[h.id].side(h.trained)  # type: ignore[union-attr]
-        if h.unavailable:
-            blocked.add(side.jersey)
+        (blocked if h.unavailable else fit).add(side.jersey)
+    blocked -= fit
     for h in club.players:
         card: PlayerCard = profile.cards[h.id]  # type: ignore[assignment]
         side = card.side(h.trained)
@@ -61,7 +62,7 @@ def auto_lineup(profile: Profile, club: Club) -> dict[str, Any]:
                 used_numbers.add(jersey)
             break
     numbers = [n for n in pitch.jerseys if n not in used_numbers and n not in blocked]
-    blanks = pitch.blank_jerseys - sum(1 for p in placed if p["jersey"] is None)
+    blanks = pitch.blank_jerseys + len(blocked) - sum(1 for p in placed if p["jersey"] is None)
     order = [s for s, _ in pitch.start_sections] + list(caps)
     while len(placed) < pitch.on_pitch:
         section = min(order, key=lambda s: (per_section[s] - want.get(s, 0), order.index(s)))

@@ -36,6 +36,7 @@ STAGE_NAMES = {
     "wednesday": "Wednesday",
     "thursday": "Thursday",
     "matchday": "Matchday",
+    "results": "the League results",
     "end_of_round": "the End of the round",
     "final_scoring": "the Final scoring",
     "over": "the end of the game",
@@ -156,8 +157,10 @@ class Pending(NamedTuple):
                 out["value"] = self.value
             if self.team:
                 out["team"] = self.team
-            if self.ref:
+            if self.purpose == "potential":
                 out["stat"] = self.ref
+            elif self.purpose == "effect":
+                out["card"] = self.ref.rpartition("#")[0]
         else:
             out["count"] = self.count
         return out

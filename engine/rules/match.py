@@ -82,6 +82,14 @@ def stands_of(tx: Tx, club: Club) -> int:
     return board.board_stands + sum(board.infrastructure_kind(k).stands for k in club.infrastructure)
 
 
+def blank_markers(tx: Tx, club: Club) -> int:
+    """Blank jersey markers the club may use: the printed ones, plus a proxy for every number it cannot field
+    because all its cards with that number are injured or suspended (ten must always play)."""
+    blocked = {side_of(tx.profile, h).jersey for h in club.players if h.unavailable}
+    fit = {side_of(tx.profile, h).jersey for h in club.players if not h.unavailable}
+    return tx.profile.board.pitch.blank_jerseys + len(blocked - fit)
+
+
 def _parse_lineup(tx: Tx, club: Club, entries: Any) -> tuple[Placed, ...]:
     pitch = tx.profile.board.pitch
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
@@ -127,8 +135,8 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any) -> tuple[Placed, ...]:
         if n > 1:
             raise E.NotAllowed(E.LINEUP_JERSEY_TWICE.format(jersey=number))
     blanks = sum(1 for p in placed if p.jersey is None)
-    if blanks > pitch.blank_jerseys:
-        raise E.NotAllowed(E.LINEUP_BLANKS.format(have=pitch.blank_jerseys, count=blanks))
+    if blanks > blank_markers(tx, club):
+        raise E.NotAllowed(E.LINEUP_BLANKS.format(have=blank_markers(tx, club), count=blanks))
     cards = Counter(p.card for p in placed if p.card is not None)
     for card_id, n in cards.items():
         if n > 1:

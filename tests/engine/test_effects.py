@@ -1,0 +1,77 @@
+"""Card effects from data during a match, die-dependent effects, and Objectives checked from data at the end."""
+
+from __future__ import annotations
+
+import engine
+from engine import errors as E
+from engine.state import Held, evolve
+
+from tests.engine.helpers import at_stage, club, demo, refused, run, set_club, tuesday
+from tests.engine.test_match_and_round import BASIC, lineup, plain
+
+
+def _matchday(seats=(1,)):
+    profile, state = tuesday(seats=seats)
+    return profile, at_stage(profile, state, "matchday")
+
+
+def test_a_staff_match_ability_with_a_die_condition_waits_for_the_roll() -> None:
+    profile, state = _matchday()
+    state = set_club(state, 1, staff=club(state, 1).staff + (Held("st_08"),), res=(0, 0, 0, 2))  # Set-piece coach
+    state = run(profile, [lineup(1, BASIC)], state)
+    state = engine.apply(profile, state, {"type": "use_card", "seat": 1, "card": "st_08"}).state
+    assert club(state, 1).res[3] == 0
+    assert state.awaiting[0] == {"seat": 1, "need": "roll", "die": "d6", "purpose": "effect", "rerollable": True, "card": "st_08"}
+    miss = engine.apply(profile, state, {"type": "roll", "seat": 1, "value": 4}).state
+    assert club(miss, 1).goals == 0
+    hit = engine.apply(profile, state, {"type": "roll", "seat": 1, "value": 5}).state
+    assert club(hit, 1).goals == 1
+    refused(profile, hit, {"type": "use_card", "seat": 1, "card": "st_08"}, E.NotAllowed, "once per round")
+
+
+def test_a_footballer_ability_is_paid_from_resources_assigned_to_him_before_the_match() -> None:
+    profile, state = _matchday()
+    state = set_club(state, 1, players=club(state, 1).players + (Held("pl_01", trained=True),), res=(0, 0, 0, 3))
+    players = [p for p in BASIC if p["jersey"] != 2] + [{"zone": "def_left", "jersey": 2, "card": "pl_01"}]
+    unpaid = run(profile, [lineup(1, players)], state)
+    refused(profile, unpaid, {"type": "use_card", "seat": 1, "card": "pl_01"}, E.NotEnoughResources, "assigned to the card")
+    paid = run(profile, [{**lineup(1, players), "assign": {"pl_01": {"fitness": 1}}}], state)
+    assert club(paid, 1).res[3] == 3 - 2
+    after = engine.apply(profile, paid, {"type": "use_card", "seat": 1, "card": "pl_01"}).state
+    assert club(after, 1).held("pl_01").assigned == (0, 0, 0, 0)
+    assert club(after, 1).opp_mods == (("fwd", "attack", -1),)
+
+
+def test_ten_must_play_so_numbers_of_injured_cards_are_replaced_by_blank_markers() -> None:
+    profile, state = _matchday()
+    hurt = tuple(Held(p.id, injury=3) for p in profile.cards_of("player") if p.untrained.jersey in (2, 3, 4, 5, 6))
+    state = set_club(state, 1, players=club(state, 1).players + hurt)
+    vet_young = {profile.cards[h.id].untrained.jersey for h in club(state, 1).players[:2]}
+    numbers = [n for n in range(7, 12) if n not in vet_young]
+    used = [plain(z, n, "attack" if z.startswith("fwd") else "defence") for z, n in zip(("fwd_centre", "fwd_left", "mid_centre", "mid_left", "mid_right"), numbers)]
+    blanks = [plain(z, None) for z in ("def_centre", "def_centre", "def_centre", "def_left", "def_right", "mid_centre", "mid_centre")][: 10 - len(used)]
+    engine.apply(profile, state, lineup(1, used + blanks))
+
+
+def _last_week(objective: str, **changes):
+    profile, state = _matchday(seats=(1,))
+    state = set_club(state, 1, objective=objective, opponents=club(state, 1).opponents[:1], **changes)
+    return profile, evolve(state, weeks=1)
+
+
+def test_objectives_written_as_data_are_checked_at_the_end() -> None:
+    for stands, result in ((2, "perfect"), (1, "fulfilled"), (0, "missed")):
+        profile, state = _last_week("obj_04", infrastructure=("stands",) * stands)  # Full house: 1 Stand, perfect 2
+        state = at_stage(profile, state, "over")
+        assert club(state, 1).objective_result == result
+        assert engine.view(profile, state)["final"][0]["objective"] == {"perfect": 4, "fulfilled": 2, "missed": 0}[result]
+
+
+def test_an_objective_in_words_is_asked_of_the_table() -> None:
+    sponsors = tuple(s.id for s in demo().cards_of("sponsor")[:3])
+    profile, state = _last_week("obj_16", megaphones=sponsors)  # perfect only if the other clubs agree
+    state = at_stage(profile, state, "final_scoring")
+    assert state.awaiting == ({"seat": 1, "need": "objective_result", "card": "obj_16"},)
+    refused(profile, state, {"type": "objective_result", "seat": 1, "result": "great"}, E.BadEvent)
+    over = engine.apply(profile, state, {"type": "objective_result", "seat": 1, "result": "perfect"}).state
+    assert over.stage == "over" and engine.view(profile, over)["final"][0]["objective"] == 4
