@@ -70,6 +70,15 @@ class GameExport:
     events: tuple[EventRecord, ...]
     final: FinalScoring | None
 
+    @property
+    def minutes(self) -> int:
+        """How long the game took: from its start to its end, or to its last event when no end was noted."""
+        if self.game.minutes is not None:
+            return self.game.minutes
+        if not self.events:
+            return 0
+        return max(0, round((self.events[-1].created - self.game.created).total_seconds() / 60))
+
     def player_name(self, seat: int, fallback: str | None = None) -> str:
         """Who played a seat: the name given at the table, else the club's, else ``Seat N``."""
         return self.game.seats.get(seat) or fallback or f"Seat {seat}"
@@ -150,11 +159,14 @@ def build_export(store: EventStore, game_id: int, *,
     game = store.game(game_id)
     records = store.records(game_id)
     final = None
-    if game.status == "finished":
+    if game.status != "abandoned":
+        # The engine decides whether the game is over (its last event may have ended it while the log still
+        # calls it "playing"); a log marked finished that the engine cannot score is worth a bug report.
         try:
             final = scorer(game, [r.event for r in records])
         except (ImportError, AttributeError, ValueError, KeyError, TypeError) as exc:
-            raise ExportError(errors.NO_FINAL_SCORING.format(game=game_id, reason=exc)) from exc
+            if game.status == "finished":
+                raise ExportError(errors.NO_FINAL_SCORING.format(game=game_id, reason=exc)) from exc
     return GameExport(game=game, events=tuple(records), final=final)
 
 
@@ -169,7 +181,7 @@ def to_json(export: GameExport) -> str:
             "name": GAME_NAME,
             "created": game.created.isoformat(),
             "ended": game.ended.isoformat() if game.ended else None,
-            "minutes": game.minutes,
+            "minutes": export.minutes,
             "status": game.status,
             "profile_source": game.profile_source,
             "seats": {str(seat): name for seat, name in sorted(game.seats.items())},
@@ -224,7 +236,7 @@ def bgstats_play(export: GameExport) -> dict[str, Any]:
         "sourceName": SOURCE_NAME,
         "sourcePlayId": f"touchline-{game.id}-{game.created.strftime('%Y%m%d%H%M%S')}",
         "playDate": game.created.astimezone().strftime("%Y-%m-%d %H:%M:%S"),
-        "durationMin": game.minutes or 0,
+        "durationMin": export.minutes,
         "board": "",
         "game": {"name": GAME_NAME, "highestWins": True, "noPoints": False, "sourceGameId": "eleven"},
         "players": [

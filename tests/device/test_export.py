@@ -136,7 +136,7 @@ def test_a_game_not_over_exports_its_log_but_has_no_bgstats_link(tmp_path: Path)
     with EventStore(tmp_path / "t.db") as store:
         game = store.new_game()
         store.append(game.id, EVENTS[0])
-        export = build_export(store, game.id, scorer=scorer_for(VIEW))
+        export = build_export(store, game.id, scorer=lambda game, events: final_from_view({"final": None}))
         assert json.loads(render(export, "json"))["final"] is None
         assert "setup" in render(export, "csv")
         with pytest.raises(ExportError) as caught:
@@ -200,3 +200,25 @@ def test_a_whole_game_in_the_log_exports_the_engines_final_scoring(tmp_path: Pat
     names = {1: "Ana", 2: "Ben", 3: "Cleo", 4: "Dev"}
     assert [(p["name"], p["score"]) for p in play["players"]] == [(names[r["seat"]], r["total"]) for r in expected]
     assert sum(p["winner"] for p in play["players"]) >= 1
+
+
+def test_a_game_the_engine_says_is_over_exports_even_before_the_log_marks_it(tmp_path: Path) -> None:
+    clock = Clock()
+    with EventStore(tmp_path / "t.db", clock=clock) as store:
+        game = store.new_game(seats={1: "Ana", 2: "Ben", 3: "Cleo"})
+        for event in EVENTS:
+            clock.now += timedelta(minutes=40)
+            store.append(game.id, event)
+        export = build_export(store, game.id, scorer=scorer_for(VIEW))
+    play = bgstats_play(export)
+    assert play["durationMin"] == 120  # up to the last event, since no end was noted
+    assert [p["winner"] for p in play["players"]] == [True, False, False]
+
+
+def test_an_abandoned_game_has_no_final_scoring(tmp_path: Path) -> None:
+    with EventStore(tmp_path / "t.db") as store:
+        game = store.new_game()
+        store.append(game.id, EVENTS[0])
+        store.finish(game.id, status="abandoned")
+        export = build_export(store, game.id, scorer=scorer_for(VIEW))
+    assert export.final is None
