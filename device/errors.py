@@ -27,6 +27,9 @@ NO_SEATS = "the table has no seats. Add at least one [[seats]] table with 'seat 
 TOO_MANY_SEATS = "the table has {count} seats; Eleven is played by 1 to 4 clubs. Remove the extra [[seats]] tables."
 SEAT_NEEDS_PAD = "seat {seat} has no pad with role 'tap'. Add a [[seats.pads]] table with role = \"tap\" under it."
 SEAT_NEEDS_ROLL = "seat {seat} has no button with role 'roll'. Add a [[seats.buttons]] table with role = \"roll\" under it."
+BUTTON_ROLE_TWICE = (
+    "{owner} already has a {role!r} button (line {line}). Give this one another role (one of {roles}) or remove it."
+)
 PAD_NEEDS_READER = "this pad names no reader. Give either 'bus' and 'device' (a reader on SPI) or 'hub' and 'reader' (a reader on a serial hub)."
 PAD_TWO_READERS = "this pad names both an SPI reader and a hub reader. Keep either 'bus'/'device' or 'hub'/'reader'."
 PIN_TWICE = "GPIO {pin} is already used by {other} (line {line}). Wire this to a free pin and change the number here."

@@ -459,6 +459,22 @@ class _Checker:
         return ButtonConfig(id=f"{prefix}.{role}", role=role, seat=seat, gpio=gpio, hold_seconds=hold, led_gpio=led,
                             line=self.index.line_of(path))
 
+    def buttons(self, raw: Any, path: PathKey, seat: int | None, prefix: str, roles: tuple[str, ...]) -> list[ButtonConfig]:
+        """A seat's (or the shared) buttons: at most one per role, since a role is what a press means."""
+        made: list[ButtonConfig] = []
+        for i, raw_button in enumerate(self.array(raw, path)):
+            button = self.button(raw_button, path + (i,), seat, prefix, roles)
+            if button is None:
+                continue
+            other = next((b for b in made if b.role == button.role), None)
+            if other is not None:
+                owner = f"seat {seat}" if seat is not None else "the shared controls"
+                self.problem(path + (i, "role"), errors.BUTTON_ROLE_TWICE.format(
+                    owner=owner, role=button.role, line=other.line, roles=", ".join(roles)))
+                continue
+            made.append(button)
+        return made
+
     def screen(self, raw: Any, path: PathKey, seat: int | None, screen_id: str) -> ScreenConfig | None:
         """One OLED: kind, interface and where it answers."""
         tbl = self.table(raw, path, _SCREEN_KEYS)
@@ -554,11 +570,7 @@ class _Checker:
             suffix = "" if i == 0 else str(i + 1)
             pads.append(self.pad(raw_pad, path + ("pads", i), number, "", SEAT_PAD_ROLES))
             pads[-1] = _with_id(pads[-1], f"seat{label}.{pads[-1].role}{suffix}")
-        buttons = []
-        for i, raw_button in enumerate(self.array(tbl.get("buttons"), path + ("buttons",))):
-            made = self.button(raw_button, path + ("buttons", i), number, f"seat{label}", SEAT_BUTTON_ROLES)
-            if made is not None:
-                buttons.append(made)
+        buttons = self.buttons(tbl.get("buttons"), path + ("buttons",), number, f"seat{label}", SEAT_BUTTON_ROLES)
         screen = None
         if "screen" in tbl:
             screen = self.screen(tbl["screen"], path + ("screen",), number, f"seat{label}.screen")
@@ -599,8 +611,7 @@ class _Checker:
         for i, raw_pad in enumerate(self.array(shared.get("pads"), ("shared", "pads"))):
             pad = self.pad(raw_pad, ("shared", "pads", i), None, "", SHARED_PAD_ROLES)
             shared_pads.append(_with_id(pad, f"shared.{pad.role}" + ("" if i == 0 else str(i + 1))))
-        shared_buttons = [b for i, raw in enumerate(self.array(shared.get("buttons"), ("shared", "buttons")))
-                          if (b := self.button(raw, ("shared", "buttons", i), None, "shared", SHARED_BUTTON_ROLES))]
+        shared_buttons = self.buttons(shared.get("buttons"), ("shared", "buttons"), None, "shared", SHARED_BUTTON_ROLES)
         shared_screen = None
         if "screen" in shared:
             shared_screen = self.screen(shared["screen"], ("shared", "screen"), None, "shared.screen")

@@ -282,3 +282,14 @@ def test_the_example_in_the_readme_is_a_valid_table_file() -> None:
     assert example is not None
     table = parse_table(example.group(1))
     assert [p.id for p in table.pads()] == ["seat1.tap", "shared.opponent"]
+
+
+def test_two_buttons_with_the_same_role_on_a_seat_are_refused() -> None:
+    text = SEAT_1.replace("  [seats.screen]", '  [[seats.buttons]]\n  role = "roll"\n  gpio = 6\n  [seats.screen]')
+    problem = only_problem(text)
+    assert problem.field == "seats[1].buttons[2].role"
+    assert problem.line == line_of(text, 'role = "roll"', 2)
+    assert problem.message == errors.BUTTON_ROLE_TWICE.format(
+        owner="seat 1", role="roll", line=line_of(text, "[[seats.buttons]]"), roles="roll, cancel")
+    with_cancel = text.replace('role = "roll"\n  gpio = 6', 'role = "cancel"\n  gpio = 6')
+    assert [b.id for b in parse_table(with_cancel).seat(1).buttons] == ["seat1.roll", "seat1.cancel"]
