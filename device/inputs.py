@@ -111,6 +111,8 @@ class Outcome:
     messages: Mapping[int | None, Message] = field(default_factory=dict)
     undo: bool = False
     """Drop the last event of the log (the runtime says what was undone)."""
+    again: bool = False
+    """Once the events are applied, handle the same input again (it meant something once the roll was kept)."""
 
 
 class Game(Protocol):
@@ -233,25 +235,19 @@ class Interpreter:
         if isinstance(table_input, Lift):
             return self._lift(table_input)
         seat = table_input.seat
-        keep: tuple[dict[str, Any], ...] = ()
         entry = self._awaited(game, seat) if seat is not None else None
         if entry is not None and entry.get("need") == "keep_or_reroll":
             if isinstance(table_input, Press) and self._in_window(seat):
                 return Outcome(events=(self._reroll(seat, entry),))
-            # Anything else the seat does first settles the roll it could have rerolled.
-            keep = ({"type": "keep", "seat": seat},)
+            # Anything else the seat does first settles the roll it could have rerolled; a tap or a hold then
+            # means what it means once the roll is kept (a late press only keeps it).
             self._rolled_at.pop(seat, None)
-            if isinstance(table_input, Press):
-                return Outcome(events=keep)
+            return Outcome(events=({"type": "keep", "seat": seat},), again=not isinstance(table_input, Press))
         if isinstance(table_input, Tap):
-            outcome = self._tap(table_input, game)
-        elif isinstance(table_input, Press):
-            outcome = self._press(table_input, game)
-        else:
-            outcome = self._hold(table_input, game)
-        if keep:
-            return Outcome(events=keep + outcome.events, messages=outcome.messages, undo=outcome.undo)
-        return outcome
+            return self._tap(table_input, game)
+        if isinstance(table_input, Press):
+            return self._press(table_input, game)
+        return self._hold(table_input, game)
 
     def automatic(self, game: Game, announcements: Sequence[Mapping[str, Any]] = ()) -> tuple[dict[str, Any], ...]:
         """Rolls the table makes by itself now: Opponent dice for teams nobody played, and tied Board meetings."""

@@ -42,6 +42,7 @@ from device.screens import Message, SeatScreen
 from device.table_file import TableConfig
 from drivers.base import ButtonReading, HealthReading, TagReading
 from drivers.dice import Dice, Die
+from engine.cards import STATS
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
@@ -143,6 +144,8 @@ class Session:
         self.everyone: Message | None = None
         """A message every screen shows until the next news (undo, enrolment)."""
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
+        self.history: list[dict[str, Any]] = []
+        """Each week's League points and resources per club, for the page's charts."""
         self.enrolment: dict[str, Any] | None = None
         """None, or the page's enrolment: ``{"state": "waiting"}`` then ``{"state": "tapped", "uid", "pad", "card"}``."""
         self.screen_versions: dict[str, int] = {}
@@ -158,18 +161,39 @@ class Session:
         self.game = None if record is None else record.id
         if self.game is None:
             self.state = None
+            self.history = []
         else:
-            self.state = engine.replay(self.profile, self.store.events(self.game))
+            self._refold(self.store.events(self.game))
         self.messages.clear()
         self.everyone = self.shared = None
         self.interpreter.reset()
         self._changed()
+
+    def _refold(self, events: Iterable[Mapping[str, Any]]) -> None:
+        """Fold the log into the state, noting each week's numbers on the way (the page's charts)."""
+        state = engine.initial_state(self.profile)
+        self.history = []
+        for event in events:
+            state = engine.apply(self.profile, state, event).state
+            self._record_week(state)
+        self.state = state
+
+    def _record_week(self, state: Any) -> None:
+        """Keep the week's latest League points and resources per club, for the page's charts."""
+        if not state.week:
+            return
+        clubs = {str(c.seat): {"points": c.points, **dict(zip(STATS, c.res))} for c in state.clubs}
+        if self.history and self.history[-1]["week"] == state.week:
+            self.history[-1]["clubs"] = clubs
+        else:
+            self.history.append({"week": state.week, "clubs": clubs})
 
     def _commit(self, event: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
         """Apply one event; write it to the log (committed) before the new state is kept. Raises EngineError."""
         step = engine.apply(self.profile, self.state, event)
         self.store.append(self.game, dict(event))
         self.state = step.state
+        self._record_week(step.state)
         for announcement in step.announcements:
             self.recent.append(dict(announcement))
         return tuple(step.announcements)
@@ -198,7 +222,9 @@ class Session:
     def input(self, table_input: TableInput) -> None:
         """What a table input means now, applied: events to the engine and log, messages to the screens."""
         outcome = self.interpreter.handle(table_input, self._view())
-        self._carry_out(outcome, getattr(table_input, "seat", None))
+        applied = self._carry_out(outcome, getattr(table_input, "seat", None))
+        if outcome.again and applied:
+            self._carry_out(self.interpreter.handle(table_input, self._view()), getattr(table_input, "seat", None))
 
     def tick(self) -> None:
         """Let time pass: close reroll windows that ran out (their rolls are kept)."""
@@ -208,13 +234,15 @@ class Session:
         if events:
             self._carry_out(Outcome(events=events), None)
 
-    def _carry_out(self, outcome: Outcome, seat: int | None) -> None:
+    def _carry_out(self, outcome: Outcome, seat: int | None) -> bool:
+        """Show the outcome's messages and apply its events (and what follows by itself); False when refused."""
         for target, message in outcome.messages.items():
             self._say(target, message.headline, *message.detail)
         if outcome.undo:
             with contextlib.suppress(ValueError):  # nothing to undo: the screens already say so
                 self.undo()
-            return
+            return True
+        applied = True
         pending = list(outcome.events)
         while pending:
             event = pending.pop(0)
@@ -224,11 +252,13 @@ class Session:
             try:
                 announcements = self._commit(event)
             except EngineError as refusal:
-                self._say(event.get("seat", seat), str(refusal))
+                self._say(event.get("seat", seat), refusal.args[0] if refusal.args else str(refusal))
+                applied = False
                 break
             self._show(announcements, event)
             pending.extend(self._automatic(announcements))
         self._changed()
+        return applied
 
     def _view(self) -> _GameView | None:
         return None if self.state is None else _GameView(self.profile, self.state)
@@ -331,6 +361,7 @@ class Session:
         for event in events:
             self.store.append(self.game, event)
         self.state = state
+        self.history = []
         self._carry_out(Outcome(events=self._automatic(())), None)
         self.interpreter.reset()
         self.messages.clear()
@@ -342,7 +373,7 @@ class Session:
             self._say(None, NOTHING_TO_UNDO)
             raise ValueError(NOTHING_TO_UNDO)
         dropped = self.store.undo(self.game)
-        self.state = engine.replay(self.profile, self.store.events(self.game))
+        self._refold(self.store.events(self.game))
         self.interpreter.reset()
         self.messages.clear()
         self._say(None, UNDONE, describe(dropped, self.profile))
@@ -446,6 +477,7 @@ class Session:
             "game_id": self.game,
             "awaiting": list(self.state.awaiting) if self.state is not None else [],
             "log": list(self.recent),
+            "history": list(self.history),
             "screens": {
                 sid: {"seat": self.screen_seat.get(sid), "version": self.screen_versions.get(sid, 0), "lines": screen.lines()}
                 for sid, screen in self._last_screens.items()

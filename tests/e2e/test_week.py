@@ -195,6 +195,11 @@ def test_a_whole_week_from_setup_to_the_next_monday(table: SimulatedTable) -> No
     assert sum(1 for row in view["league"] if row["kind"] == "opponent" and row["points"] > 0) >= 1
     assert all(league[f"Club {s}"] == points[s] for s in SEATS)
 
+    # the page's charts get each week's numbers
+    history = table.session.snapshot()["history"]
+    assert [h["week"] for h in history] == [1, 2]
+    assert {seat: history[0]["clubs"][str(seat)]["points"] for seat in SEATS} == points
+
     # --- Undo by a long hold on the shared control: the screens say what was undone
     last = table.session.store.events(table.session.game)[-1]
     count = events(table)

@@ -1,0 +1,227 @@
+"""What a tap and a press mean, given what the engine awaits: events, messages, or nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from device import inputs as I
+from device.inputs import Hold, Interpreter, Lift, Press, Tap
+from drivers.dice import ScriptedDice
+
+KINDS = {"pl_01": "player", "yg_01": "youngster", "vet_01": "veteran", "st_01": "staff", "st_02": "staff",
+         "sp_01": "sponsor", "bm_01": "board_meeting", "dir_01": "director", "dir_02": "director",
+         "dir_03": "director", "opp_a_1": "opponent", "opp_b_2": "opponent", "tac_01": "tactic"}
+
+
+@dataclass
+class Game:
+    """What the interpreter is told about the game (the runtime reads it from engine state)."""
+
+    awaiting: tuple[Mapping[str, Any], ...]
+    held: dict[int, set[str]] = field(default_factory=dict)
+    fans: int = 2
+    opponents: dict[int, str] = field(default_factory=dict)
+
+    def kind(self, card: str) -> str | None:
+        return KINDS.get(card)
+
+    def name(self, card: str) -> str:
+        return card.upper()
+
+    def cost(self, card: str) -> int | None:
+        return 3 if card.startswith(("pl_", "st_")) else None
+
+    def owns(self, seat: int, card: str) -> bool:
+        return card in self.held.get(seat, set())
+
+    def fanbase(self, seat: int) -> int:
+        return self.fans
+
+    def opponent(self, seat: int) -> str | None:
+        return self.opponents.get(seat)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def tap(seat: int | None, card: str | None, uid: str = "04-01") -> Tap:
+    return Tap(f"seat{seat}.tap" if seat else "shared.opponent", seat, uid, card)
+
+
+def press(seat: int | None) -> Press:
+    return Press(f"seat{seat}.roll" if seat else "shared.undo", seat)
+
+
+def hold(seat: int | None) -> Hold:
+    return Hold(f"seat{seat}.roll" if seat else "shared.undo", seat)
+
+
+TURN = ({"seat": 2, "need": "action", "day": "tuesday", "free_only": False},)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+def make(clock: Clock, dice: list[int] | None = None) -> Interpreter:
+    return Interpreter(ScriptedDice(dice or []), clock=clock)
+
+
+def test_unknown_tag_says_to_enrol_it_and_sends_nothing(clock: Clock) -> None:
+    out = make(clock).handle(tap(2, None, "04-AA-BB"), Game(TURN))
+    assert out.events == () and out.messages[2].headline == I.UNKNOWN_CARD
+
+
+def test_before_a_game_the_screen_says_to_start_one(clock: Clock) -> None:
+    out = make(clock).handle(press(1), None)
+    assert out.events == () and out.messages[1].headline == I.NO_GAME
+
+
+def test_long_hold_on_the_shared_control_undoes(clock: Clock) -> None:
+    assert make(clock).handle(hold(None), Game(TURN)).undo
+
+
+def test_setup_directors_are_collected_then_sent_as_one_event(clock: Clock) -> None:
+    game = Game(({"seat": 1, "need": "card", "kinds": ["director"]},))
+    interp = make(clock)
+    assert interp.handle(tap(1, "dir_01"), game).messages[1].detail == ("1 of 3 tapped",)
+    assert "again" in interp.handle(tap(1, "dir_01"), game).messages[1].headline
+    assert interp.handle(tap(1, "dir_02"), game).events == ()
+    out = interp.handle(tap(1, "dir_03"), game)
+    assert out.events == ({"type": "directors", "seat": 1, "cards": ["dir_01", "dir_02", "dir_03"]},)
+
+
+def test_starting_pair_needs_one_veteran_and_one_youngster(clock: Clock) -> None:
+    game = Game(({"seat": 3, "need": "card", "kinds": ["veteran", "youngster"]},))
+    interp = make(clock)
+    interp.handle(tap(3, "vet_01"), game)
+    out = interp.handle(tap(3, "yg_01"), game)
+    assert out.events == ({"type": "starting_players", "seat": 3, "veteran": "vet_01", "youngster": "yg_01"},)
+
+
+def test_hire_waits_for_the_confirming_press_and_shows_the_cost(clock: Clock) -> None:
+    interp = make(clock)
+    out = interp.handle(tap(2, "pl_01"), Game(TURN))
+    assert out.events == () and out.messages[2] == I.Message("Hire PL_01 for €3?", (I.PRESS_TO_CONFIRM,))
+    interp.handle(Lift("seat2.tap", 2, "04-01"), Game(TURN))  # lifting the card keeps the question
+    assert interp.handle(press(2), Game(TURN)).events == ({"type": "hire_player", "seat": 2, "card": "pl_01"},)
+
+
+def test_a_hold_cancels_a_proposal_instead_of_passing(clock: Clock) -> None:
+    interp = make(clock)
+    interp.handle(tap(2, "yg_01"), Game(TURN))
+    out = interp.handle(hold(2), Game(TURN))
+    assert out.events == () and out.messages[2].headline == I.CANCELLED
+    assert interp.handle(hold(2), Game(TURN)).events == ({"type": "pass", "seat": 2},)
+
+
+@pytest.mark.parametrize(("card", "owned", "event"), [
+    ("pl_01", True, "sell"), ("yg_01", False, "hire_youngster"), ("st_01", False, "hire_staff"), ("st_02", True, "use_card"),
+])
+def test_what_a_card_means_on_the_seat_whose_turn_it_is(clock: Clock, card: str, owned: bool, event: str) -> None:
+    interp = make(clock)
+    game = Game(TURN, held={2: {card} if owned else set()})
+    interp.handle(tap(2, card), game)
+    assert interp.handle(press(2), game).events == ({"type": event, "seat": 2, "card": card},)
+
+
+def test_sponsor_kinds_step_with_the_button_and_a_hold_signs(clock: Clock) -> None:
+    interp = make(clock)
+    assert "Megaphone" in interp.handle(tap(2, "sp_01"), Game(TURN)).messages[2].headline
+    assert "Adboard" in interp.handle(press(2), Game(TURN)).messages[2].headline
+    assert "Shirt" in interp.handle(press(2), Game(TURN)).messages[2].headline
+    assert "Megaphone" in interp.handle(press(2), Game(TURN)).messages[2].headline
+    interp.handle(press(2), Game(TURN))
+    assert interp.handle(hold(2), Game(TURN)).events == ({"type": "sponsor", "seat": 2, "card": "sp_01", "contract": "adboard"},)
+
+
+def test_club_potential_picks_a_stat_with_the_button(clock: Clock) -> None:
+    interp = make(clock)
+    assert "Fanbase" in interp.handle(press(2), Game(TURN)).messages[2].headline
+    interp.handle(press(2), Game(TURN))
+    assert interp.handle(hold(2), Game(TURN)).events == ({"type": "potential", "seat": 2, "stat": "operation"},)
+
+
+def test_after_the_action_a_press_says_a_hold_ends_the_turn(clock: Clock) -> None:
+    game = Game(({"seat": 2, "need": "action", "day": "tuesday", "free_only": True},))
+    out = make(clock).handle(press(2), game)
+    assert out.events == () and out.messages[2] == I.Message(I.ACTION_TAKEN, (I.END_TURN,))
+
+
+def test_a_press_rolls_the_awaited_die_and_a_second_press_in_time_rerolls(clock: Clock) -> None:
+    interp = make(clock, [4, 2])
+    rolling = Game(({"seat": 1, "need": "roll", "die": "d6", "purpose": "board_meeting", "rerollable": True},))
+    assert interp.handle(press(1), rolling).events == ({"type": "roll", "seat": 1, "value": 4},)
+    held = Game(({"seat": 1, "need": "keep_or_reroll", "die": "d6", "value": 4, "rerollable": True},))
+    clock.now += I.REROLL_SECONDS - 1
+    assert interp.handle(press(1), held).events == ({"type": "reroll", "seat": 1, "value": 2},)
+    clock.now += I.REROLL_SECONDS - 1
+    assert interp.expired(held) == ()  # the reroll opened a new window
+    clock.now += 2
+    assert interp.expired(held) == ({"type": "keep", "seat": 1},)
+
+
+def test_a_press_after_the_window_keeps_the_roll(clock: Clock) -> None:
+    interp = make(clock, [5])
+    interp.handle(press(1), Game(({"seat": 1, "need": "roll", "die": "d6"},)))
+    clock.now += I.REROLL_SECONDS + 1
+    held = Game(({"seat": 1, "need": "keep_or_reroll", "die": "d6", "value": 5},))
+    assert interp.handle(press(1), held).events == ({"type": "keep", "seat": 1},)
+
+
+def test_doing_something_else_keeps_the_held_roll_first(clock: Clock) -> None:
+    interp = make(clock)
+    held = Game(({"seat": 2, "need": "keep_or_reroll", "die": "d6", "value": 5},) + TURN)
+    out = interp.handle(tap(2, "sp_01"), held)
+    assert out.events == ({"type": "keep", "seat": 2},) and out.again  # the tap is handled again once kept
+    assert not interp.handle(press(2), held).again  # a late press only keeps the roll
+
+
+def test_a_club_short_of_money_taps_a_card_for_each_missing_euro(clock: Clock) -> None:
+    interp = make(clock)
+    game = Game(({"seat": 4, "need": "suspensions", "count": 2},), held={4: {"st_01", "pl_01"}})
+    first = interp.handle(tap(4, "st_01"), game)
+    assert first.events == () and "Tap 1 more card(s)" in first.messages[4].detail
+    out = interp.handle(tap(4, "pl_01"), game)
+    assert out.events == ({"type": "suspensions", "seat": 4, "cards": ["st_01", "pl_01"]},)
+
+
+def test_objective_result_is_stepped_and_confirmed(clock: Clock) -> None:
+    interp = make(clock)
+    game = Game(({"seat": 1, "need": "objective_result", "card": "obj_01"},))
+    assert "Missed" in interp.handle(press(1), game).messages[1].headline
+    assert "Fulfilled" in interp.handle(press(1), game).messages[1].headline
+    assert interp.handle(hold(1), game).events == ({"type": "objective_result", "seat": 1, "result": "fulfilled"},)
+
+
+def test_the_opponent_card_plays_its_clubs_match_wherever_it_is_tapped(clock: Clock) -> None:
+    game = Game(({"seat": 1, "need": "kickoff"}, {"seat": 2, "need": "kickoff"}), opponents={1: "opp_a_1", 2: "opp_b_2"})
+    interp = make(clock)
+    assert interp.handle(tap(None, "opp_b_2"), game).events == ({"type": "kickoff", "seat": 2},)
+    wrong = interp.handle(tap(1, "opp_b_2"), game)
+    assert wrong.events == () and wrong.messages[1] == I.Message(I.NOT_THIS_OPPONENT.format(name="OPP_B_2"), ("This week: OPP_A_1",))
+
+
+def test_the_table_rolls_opponent_dice_and_tied_board_meetings_by_itself(clock: Clock) -> None:
+    interp = Interpreter(ScriptedDice([3, 6]), clock=clock)
+    game = Game(({"seat": None, "need": "roll", "die": "d6", "purpose": "opponent_die", "team": "harbour"},))
+    assert interp.automatic(game) == ({"type": "roll", "seat": None, "value": 3, "team": "harbour"},)
+    tie = Game(({"seat": 2, "need": "roll", "die": "d6", "purpose": "board_meeting"},))
+    assert interp.automatic(tie) == ()  # a first roll waits for the button
+    assert interp.automatic(tie, ({"kind": "board_meeting_tie", "seat": 2},)) == ({"type": "roll", "seat": 2, "value": 6},)
+
+
+def test_a_card_nobody_waits_for_goes_to_the_engine_for_its_reason(clock: Clock) -> None:
+    game = Game(({"seat": 1, "need": "card", "kinds": ["board_meeting"]},))
+    out = make(clock).handle(tap(2, "pl_01"), game)
+    assert out.events == ({"type": "hire_player", "seat": 2, "card": "pl_01"},)
