@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from engine import errors as E
 from engine.cards import CONTRACTS, STATS, Ability, PlayerCard
@@ -88,28 +88,20 @@ def _targets(ev: Any) -> list[str]:
     return list(targets)
 
 
-def on_hire_player(tx: Tx) -> None:
-    """Hire a footballer from the three rightmost Player cards (the table says which card was taken)."""
-    seat = seat_of(tx.event)
-    _turn_check(tx, seat, "hire")
-    hire_from_row(tx, seat, "players", field(tx.event, "card", str, "the id of the Player card taken"))
-    _done(tx, seat)
+def _hire_action(row: str, doc: str, card_words: str) -> Callable[[Tx], None]:
+    def handler(tx: Tx) -> None:
+        seat = seat_of(tx.event)
+        _turn_check(tx, seat, "hire")
+        hire_from_row(tx, seat, row, field(tx.event, "card", str, card_words))
+        _done(tx, seat)
+
+    handler.__doc__ = doc
+    return handler
 
 
-def on_hire_youngster(tx: Tx) -> None:
-    """Hire the top Youngster of the deck (the table says which card it was)."""
-    seat = seat_of(tx.event)
-    _turn_check(tx, seat, "hire")
-    hire_from_row(tx, seat, "youngster", field(tx.event, "card", str, "the id of the Youngster card drawn"))
-    _done(tx, seat)
-
-
-def on_hire_staff(tx: Tx) -> None:
-    """Hire a Staff card from the three rightmost: cost, immediate bonus."""
-    seat = seat_of(tx.event)
-    _turn_check(tx, seat, "hire")
-    hire_from_row(tx, seat, "staff", field(tx.event, "card", str, "the id of the Staff card taken"))
-    _done(tx, seat)
+on_hire_player = _hire_action("players", "Hire a footballer from the three rightmost Player cards (the table says which).", "the id of the Player card taken")
+on_hire_youngster = _hire_action("youngster", "Hire the top Youngster of the deck (the table says which card it was).", "the id of the Youngster card drawn")
+on_hire_staff = _hire_action("staff", "Hire a Staff card from the three rightmost: cost, immediate bonus.", "the id of the Staff card taken")
 
 
 def on_sell(tx: Tx) -> None:

@@ -67,6 +67,16 @@ def _matchday(tx: Tx, seat: int, what: str) -> Club:
     return tx.club(seat)
 
 
+def _before_kickoff(tx: Tx, seat: int, what: str) -> Club:
+    """The club on Matchday with its lineup set and its match not yet played."""
+    club = _matchday(tx, seat, what)
+    if club.lineup is None:
+        raise E.NotAllowed(E.NO_LINEUP.format(seat=seat))
+    if club.result is not None:
+        raise E.NotAllowed(E.ALREADY_PLAYED.format(seat=seat))
+    return club
+
+
 def strength_of(tx: Tx, club: Club, placed: Placed) -> int:
     """A placed jersey's Strength: its card's side plus Strength tokens (never below 0), or 1 without a card."""
     if placed.card is None:
@@ -214,11 +224,7 @@ def on_tactic_played(tx: Tx) -> None:
     """Play one Tactic card after the Opponent is revealed; it returns to the club afterwards."""
     ev = tx.event
     seat = seat_of(ev)
-    club = _matchday(tx, seat, "play a Tactic card")
-    if club.lineup is None:
-        raise E.NotAllowed(E.NO_LINEUP.format(seat=seat))
-    if club.result is not None:
-        raise E.NotAllowed(E.ALREADY_PLAYED.format(seat=seat))
+    club = _before_kickoff(tx, seat, "play a Tactic card")
     if club.tactic_played is not None:
         raise E.NotAllowed(E.TACTIC_ONE.format(seat=seat))
     card = tx.card(field(ev, "card", str, "the id of the Tactic card played"), "tactic")
@@ -310,11 +316,7 @@ def on_kickoff(tx: Tx) -> None:
     """Resolve the club's match against this week's Opponent card, then the result and what follows it."""
     ev = tx.event
     seat = seat_of(ev)
-    club = _matchday(tx, seat, "play its match")
-    if club.lineup is None:
-        raise E.NotAllowed(E.NO_LINEUP.format(seat=seat))
-    if club.result is not None:
-        raise E.NotAllowed(E.ALREADY_PLAYED.format(seat=seat))
+    club = _before_kickoff(tx, seat, "play its match")
     opponent: Opponent = tx.profile.cards[club.opponents[tx.state.week - 1]]  # type: ignore[assignment]
     _mandatory(tx, seat, "during_match")
     club = tx.club(seat)
