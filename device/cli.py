@@ -198,7 +198,14 @@ def cmd_hw_check(args: argparse.Namespace) -> int:
     probe_all = _late("hw-check", "the hardware check", "drivers.hwcheck", "probe_all")
     if probe_all is None:
         return 1
-    results = list(probe_all(hardware_specs(config), backend="sim" if is_sim(args, config) else None))
+    import warnings
+
+    from gpiozero.exc import PinFactoryFallback
+
+    with warnings.catch_warnings():
+        # gpiozero warns once per pin library it cannot load; the button lines already say what is missing.
+        warnings.simplefilter("ignore", PinFactoryFallback)
+        results = list(probe_all(hardware_specs(config), backend="sim" if is_sim(args, config) else None))
     missing = sum(1 for r in results if not r.ok)
     for result in results:
         print(result.line())

@@ -36,12 +36,12 @@ DEFAULT_HOLD_SECONDS = 1.0
 DEFAULT_PORT = 8000
 
 # Header pins that a bus takes once something on it is used (BCM numbers), so a button cannot be wired there.
-_SPI_PINS = {
+SPI_BUS_PINS = {
     0: {"MISO": 9, "MOSI": 10, "SCLK": 11},
     1: {"MISO": 19, "MOSI": 20, "SCLK": 21},
 }
-_SPI_SELECTS = {0: {0: 8, 1: 7}, 1: {0: 18, 1: 17, 2: 16}}
-_I2C_PINS = {1: {"SDA": 2, "SCL": 3}}
+SPI_SELECT_PINS = {0: {0: 8, 1: 7}, 1: {0: 18, 1: 17, 2: 16}}
+I2C_BUS_PINS = {1: {"SDA": 2, "SCL": 3}}
 
 
 @dataclass(frozen=True)
@@ -669,14 +669,14 @@ class _Checker:
         taken: dict[int, tuple[str, str]] = {}
         screens = [s.screen for s in seats if s.screen] + ([shared_screen] if shared_screen else [])
         for bus, device in self.spi:
-            for role, pin in _SPI_PINS.get(bus, {}).items():
+            for role, pin in SPI_BUS_PINS.get(bus, {}).items():
                 taken[pin] = (f"SPI{bus} {role}", f"SPI{bus}")
-            select = _SPI_SELECTS.get(bus, {}).get(device)
+            select = SPI_SELECT_PINS.get(bus, {}).get(device)
             if select is not None:
                 taken[select] = (f"SPI{bus} CE{device}", f"SPI{bus}.{device}")
         for screen in screens:
             if screen.interface == "i2c":
-                for role, pin in _I2C_PINS.get(screen.i2c_bus, {}).items():
+                for role, pin in I2C_BUS_PINS.get(screen.i2c_bus, {}).items():
                     taken[pin] = (f"I2C{screen.i2c_bus} {role}", f"the screens on I2C bus {screen.i2c_bus}")
         for pin, (_, _, path) in self.pins.items():
             if pin in taken:

@@ -10,7 +10,7 @@ import pytest
 
 from device import errors
 from device.errors import TableFileError
-from device.table_file import SIM_TABLE, TABLES_DIR, default_sim_table, load_table, parse_table
+from device.table_file import SIM_TABLE, SPI_SELECT_PINS, TABLES_DIR, default_sim_table, load_table, parse_table
 
 SEAT_1 = """
 [[seats]]
@@ -293,3 +293,21 @@ def test_two_buttons_with_the_same_role_on_a_seat_are_refused() -> None:
         owner="seat 1", role="roll", line=line_of(text, "[[seats.buttons]]"), roles="roll, cancel")
     with_cancel = text.replace('role = "roll"\n  gpio = 6', 'role = "cancel"\n  gpio = 6')
     assert [b.id for b in parse_table(with_cancel).seat(1).buttons] == ["seat1.roll", "seat1.cancel"]
+
+
+def test_the_wiring_table_in_the_readme_matches_the_shipped_spi_table() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    wiring = readme.split("## Wiring", 1)[1].split("\n## ", 1)[0]
+    rows = {cells[1].strip(): cells[3].strip() for line in wiring.splitlines()
+            if line.startswith("| ") and len(cells := line.split("|")) > 4}
+    table = load_table(TABLES_DIR / "four-seats-spi.toml")
+    for seat in table.seats:
+        roll = seat.button("roll")
+        assert roll is not None
+        assert rows[f"seat {seat.number} button / LED"] == f"{roll.gpio} / {roll.led_gpio}"
+    undo = table.shared_buttons[0]
+    assert rows["undo button (shared; hold 2 s)"] == str(undo.gpio) and undo.hold_seconds == 2.0
+    # Each reader's SDA goes to the chip-select pin of the bus and select the table file gives it.
+    for row, pad in [(f"seat {s.number} reader", s.pads[0]) for s in table.seats] + [
+            ("Opponent pad reader (shared)", table.shared_pads[0])]:
+        assert rows[row] == str(SPI_SELECT_PINS[pad.bus][pad.device]), row
