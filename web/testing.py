@@ -362,3 +362,20 @@ class ServedApp:
 
     def __exit__(self, *_: object) -> None:
         self.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Serve the page around a stand-in table on loopback (``python -m web.testing --port 8001``)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m web.testing", description=main.__doc__)
+    parser.add_argument("--port", type=int, default=8001)
+    parser.add_argument("--pin", default=PIN)
+    args = parser.parse_args(argv)
+    print(f"stand-in table on http://127.0.0.1:{args.port}/ (PIN {args.pin})", flush=True)
+    uvicorn.run(create_app(StandInTable(pin=args.pin)), host="127.0.0.1", port=args.port, log_level="warning")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

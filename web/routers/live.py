@@ -18,6 +18,23 @@ router = APIRouter(prefix="/api", tags=["live"])
 RETRY_MS = 1000
 
 
+class _LastEncoded:
+    """The JSON of the last snapshot sent: a table that hands every page the same object is encoded once, not once
+    per page (with 100 pages open that is most of the work of an update)."""
+
+    def __init__(self) -> None:
+        self.item: object = None
+        self.text = ""
+
+    def encode(self, item: dict[str, object]) -> str:
+        if item is not self.item:
+            self.item, self.text = item, json.dumps(item, separators=(",", ":"))
+        return self.text
+
+
+_last = _LastEncoded()
+
+
 @router.get("/live", response_class=EventSourceResponse, summary="A stream of snapshots (text/event-stream)")
 async def live(request: Request, table: TableDep) -> AsyncIterator[ServerSentEvent]:
     """Send the current snapshot, then a new one each time anything changes; ends when the app stops."""
@@ -38,7 +55,7 @@ async def live(request: Request, table: TableDep) -> AsyncIterator[ServerSentEve
                 group.cancel_scope.cancel()
             if item is None:
                 return
-            yield ServerSentEvent(raw_data=json.dumps(item, separators=(",", ":")), event="snapshot",
+            yield ServerSentEvent(raw_data=_last.encode(item), event="snapshot",
                                   retry=RETRY_MS if first else None)
             first = False
     finally:
