@@ -87,6 +87,12 @@ enable_line() {
         say "  $1: already in $boot_config"
         return
     fi
+    # Lines after a filter such as [cm5] apply to that model only: add ours under [all].
+    local last_section=""
+    if [ -f "$boot_config" ]; then last_section="$(grep -E '^\[[^]]*\]' "$boot_config" | tail -n 1 || true)"; fi
+    if [ "$reboot_needed" -eq 0 ] && [ -n "$last_section" ] && [ "$last_section" != "[all]" ]; then
+        if [ "$DRY_RUN" -eq 1 ]; then say "+ append '[all]' to $boot_config"; else printf '[all]\n' >> "$boot_config"; fi
+    fi
     reboot_needed=1
     if [ "$DRY_RUN" -eq 1 ]; then
         say "+ append '$1' to $boot_config"
@@ -95,13 +101,20 @@ enable_line() {
     fi
 }
 say "Enabling SPI (SPI1 with three chip selects) and I2C:"
-if command -v raspi-config >/dev/null 2>&1; then
-    run raspi-config nonint do_spi 0
-    run raspi-config nonint do_i2c 0
-fi
+# What `raspi-config nonint do_spi 0` / `do_i2c 0` do, plus the second SPI bus that raspi-config does not offer;
+# written here so that we know whether anything changed, and so whether a reboot is needed.
 enable_line "dtparam=spi=on"
 enable_line "dtparam=i2c_arm=on"
 enable_line "dtoverlay=spi1-3cs"
+# /dev/i2c-1 appears only once the i2c-dev module is loaded.
+if [ ! -f /etc/modules-load.d/touchline.conf ]; then
+    if [ "$DRY_RUN" -eq 1 ]; then
+        say "+ write 'i2c-dev' to /etc/modules-load.d/touchline.conf"
+    else
+        printf 'i2c-dev\n' > /etc/modules-load.d/touchline.conf
+    fi
+    run modprobe i2c-dev
+fi
 
 # --- packages, user, virtual environment ---------------------------------------------------------------------------
 say "Installing system packages:"

@@ -29,6 +29,7 @@ if [ -e "$UNIT_DIR/$UNIT" ] || [ "$DRY_RUN" -eq 1 ]; then
     run systemctl daemon-reload
 fi
 run rm -rf "$PREFIX"
+run rm -f /etc/modules-load.d/touchline.conf
 if [ "$purge" -eq 1 ]; then
     run rm -rf "$STATE_DIR" "$CONF_DIR"
     if id "$SERVICE_USER" >/dev/null 2>&1 || [ "$DRY_RUN" -eq 1 ]; then

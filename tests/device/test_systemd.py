@@ -171,3 +171,17 @@ def test_the_units_command_is_one_the_touchline_command_accepts() -> None:
     args = cli.build_parser().parse_args(command[1:])
     assert (args.command, args.sim) == ("run", False)
     assert args.table == cli.INSTALLED_TABLE  # where install.sh puts the table file
+
+
+def test_the_bus_settings_go_under_all_models_and_i2c_dev_is_loaded(tmp_path: Path) -> None:
+    # Bookworm's config.txt may end inside a model filter such as [cm5]: lines added there would apply to it alone.
+    config = tmp_path / "config.txt"
+    config.write_text("dtparam=audio=on\n[cm5]\ndtoverlay=dwc2,dr_mode=host\n")
+    lines = dry_run("--model", "pi5", "--boot-config", str(config))
+    appended = [line for line in lines if line.startswith("+ append")]
+    assert appended[0] == f"+ append '[all]' to {config}"
+    assert len(appended) == 4
+    assert "+ write 'i2c-dev' to /etc/modules-load.d/touchline.conf" in lines
+    ending_in_all = tmp_path / "all.txt"
+    ending_in_all.write_text("[cm5]\ndtoverlay=dwc2\n[all]\n")
+    assert not any("'[all]'" in line for line in dry_run("--model", "pi4", "--boot-config", str(ending_in_all)))
