@@ -16,7 +16,9 @@ async function refresh() {
 }
 
 function options(kind, chosen) {
-  return deck.filter((c) => c.kind === kind).map((c) => h("option", {value: c.id, selected: chosen === c.id}, c.name));
+  // Opponent cards of one team share its name: the id tells them apart.
+  return deck.filter((c) => c.kind === kind).map((c) => h("option", {value: c.id, selected: chosen === c.id},
+    kind === "opponent" ? `${c.name} (${c.id})` : c.name));
 }
 
 function one(kind, label, cls) {

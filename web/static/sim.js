@@ -6,6 +6,7 @@ const $ = (id) => document.getElementById(id);
 let layout = null;
 let deck = [];
 const versions = {};
+let seatsSeen = null;
 
 async function load() {
   const response = await fetch("/api/sim/layout");
@@ -74,8 +75,11 @@ await cardNames();
 live(async (snapshot) => {
   fill($("sim-status"), status(snapshot.game));
   fill($("sim-log"), (snapshot.log || []).slice(-5).reverse().map(logItem));
+  // A new game may seat other clubs: ask for the layout again when the seats playing change (only then, so what
+  // someone is typing into a pad's box survives every other update).
   const seatsNow = (snapshot.game?.clubs || []).map((c) => c.seat).join(",");
-  if (layout && seatsNow && seatsNow !== (layout.seats || []).map((s) => s.seat).join(",")) {
+  if (layout && seatsNow !== seatsSeen) {
+    seatsSeen = seatsNow;
     layout = await (await fetch("/api/sim/layout")).json();
     drawSeats();
   }
