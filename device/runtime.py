@@ -440,6 +440,12 @@ class Session:
                 self._last_screens[screen_id] = screen
                 self.screen_versions[screen_id] = self.screen_versions.get(screen_id, 0) + 1
 
+    def waiting_seats(self) -> set[int]:
+        """Seats the table waits for now (their button lights up)."""
+        if self.state is None:
+            return set()
+        return {int(e["seat"]) for e in self.state.awaiting if e.get("seat") is not None}
+
     def enrolled_cards(self) -> set[str]:
         """Cards of the deck that have a tag enrolled."""
         return set(self.store.enrolments(deck=self.deck).values())
@@ -562,6 +568,9 @@ class Hardware(Protocol):
     def show(self, screen_id: str, screen: SeatScreen) -> None:
         """Draw what a screen says on its display."""
 
+    def lights(self, lit: Iterable[int]) -> None:
+        """Light the buttons of these seats, the others off."""
+
 
 DEFAULT_READER_RST = 25
 """The reset GPIO of a reader whose table file names none (the wiring the README shows)."""
@@ -645,6 +654,18 @@ class TableHardware:
         for display in self.displays.values():
             display.close()
         self.readers, self.hubs, self.scanner, self.buttons = {}, {}, None, None
+
+    def lights(self, lit: Iterable[int]) -> None:
+        """Light the buttons of the seats the table waits for (a press, a hold or a tap), the others off."""
+        if self.buttons is None:
+            return
+        wanted = set(lit)
+        for button in self.config.buttons():
+            if button.led_gpio is None or button.seat is None:
+                continue
+            on = button.seat in wanted
+            if self.buttons.led_is_lit(button.id) != on:
+                self.buttons.set_led(button.id, "on" if on else "off")
 
     def show(self, screen_id: str, screen: SeatScreen) -> None:
         """Draw what a screen says on its display (rendered with the bundled font, sent through luma)."""
@@ -755,6 +776,7 @@ class RunningTable:
             if self._shown.get(screen_id) != screen:
                 self.hardware.show(screen_id, screen)
                 self._shown[screen_id] = screen
+        self.hardware.lights(self.session.waiting_seats())
 
     # -- web.interface.Table -------------------------------------------------------------------------
 

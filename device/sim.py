@@ -273,6 +273,7 @@ class SimulatedTable:
         self.hardware = SimHardware(config, clock=self.clock, threaded=False)
         self.session = Session(config, store, self.dice, profile=profile, clock=self.clock)
         self.hardware.attach(self.session)
+        self._shown: dict[str, SeatScreen] = {}
         self.hardware.start(self._reading)
         self._redraw()
 
@@ -298,7 +299,10 @@ class SimulatedTable:
 
     def _redraw(self) -> None:
         for screen_id, screen in self.session.screens().items():
-            self.hardware.show(screen_id, screen)
+            if self._shown.get(screen_id) != screen:
+                self.hardware.show(screen_id, screen)
+                self._shown[screen_id] = screen
+        self.hardware.lights(self.session.waiting_seats())
 
     # -- what a person does -----------------------------------------------------------------------------
 
@@ -353,6 +357,10 @@ class SimulatedTable:
     def screen(self, screen_id: str) -> SeatScreen:
         """What one screen says now."""
         return self.session.screen(screen_id)
+
+    def lit(self, button: str) -> bool:
+        """Whether a button's LED is lit now."""
+        return bool(self.hardware.buttons.led_is_lit(button))
 
     def view(self) -> Any:
         """The engine's view of the game (None before a game)."""

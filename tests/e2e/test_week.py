@@ -94,6 +94,7 @@ def test_a_whole_week_from_setup_to_the_next_monday(table: SimulatedTable) -> No
     table.wait(inputs.REROLL_SECONDS + 1)  # every window closes: the rolls are kept
     view = table.view()
     assert view["stage"] == "tuesday" and view["turn"] == 1
+    assert [table.lit(f"seat{seat}.roll") for seat in SEATS] == [True, False, False, False]  # whose turn it is
     for seat in SEATS:
         assert " wins" in screen(table, seat).splitlines()[2]
 
