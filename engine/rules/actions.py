@@ -153,6 +153,8 @@ def on_sponsor(tx: Tx) -> None:
         club = evolve(club, megaphones=club.megaphones + (card.id,))
     elif contract == "adboard":
         club = evolve(club, adboards=club.adboards + (card.id,))
+        if take_bonus:
+            club = set_mod(club, f"adboard_bonus:{card.id}", 1)
     else:
         club = evolve(club, shirt=card.id)
     tx.put(club)
@@ -250,7 +252,7 @@ def card_actions(tx: Tx, club: Club, card_id: str) -> tuple[tuple[Ability, ...],
     if card_id == club.shirt:
         return cards[card_id].shirt, "sponsor"
     if card_id in club.adboards:
-        return cards[card_id].adboard, "sponsor"
+        return (() if club.mod(f"adboard_bonus:{card_id}") else cards[card_id].adboard), "sponsor"
     return None
 
 
@@ -273,7 +275,7 @@ def can_take_free_action(tx: Tx, club: Club) -> bool:
     cost = quad_of(dict(tx.profile.board.free_action_cost))
     if club.mod("free_actions:round") <= 0 and any(c > h for c, h in zip(cost, club.res)):
         return False
-    ids = list(club.directors) + [h.id for h in club.staff] + list(club.infrastructure)
+    ids = list(club.directors) + [h.id for h in club.staff + club.players] + list(club.infrastructure)
     for card_id in ids:
         found = card_actions(tx, club, card_id)
         held = club.held(card_id)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Ability, Condition, Effect
+from engine.errors import EngineError
 from engine.rules.common import Tx, move_stat, replace_held, set_mod, side_of, with_res
 from engine.state import Club, Held, Pending, evolve
 
@@ -352,7 +353,11 @@ def _hire_effect(tx: Tx, ctx: Ctx, row: str, effect: Effect) -> None:
     if chosen is None:
         ask_table(tx, ctx, describe_effect(effect))
         return
-    actions.hire_from_row(tx, ctx.seat, row, chosen, discount=ctx.discount)
+    try:
+        actions.hire_from_row(tx, ctx.seat, row, chosen, discount=ctx.discount)
+    except EngineError as err:
+        # the card's effect fails, not the event that triggered it (a roll must always be accepted)
+        tx.say("no_effect", ctx.seat, f"{ctx.label}: the hire does not happen. {err}", source=ctx.source)
     ctx.discount = 0
 
 

@@ -62,7 +62,8 @@ def card_abilities(tx: Tx, club: Club) -> list[tuple[str, tuple]]:
     if club.shirt:
         out.append((club.shirt, cards[club.shirt].shirt))
     for a in club.adboards:
-        out.append((a, cards[a].adboard))
+        if not club.mod(f"adboard_bonus:{a}"):  # the bonus was taken instead of the adboard's effects
+            out.append((a, cards[a].adboard))
     for kind in club.infrastructure:
         out.append((kind, tx.profile.board.infrastructure_kind(kind).abilities))
     return out

@@ -9,7 +9,7 @@ from engine.cards import Ability, Effect, Staff
 from engine.state import Held, evolve
 from engine.views import view
 
-from tests.engine.helpers import club, demo, refused, run, set_club, tuesday, with_cards
+from tests.engine.helpers import at_stage, club, demo, refused, run, set_club, tuesday, with_cards
 
 
 def test_hiring_a_player_costs_the_printed_price_and_the_card_can_only_be_hired_once() -> None:
@@ -108,6 +108,18 @@ def test_a_sponsor_contract_resolves_the_chosen_section() -> None:
     assert club(after, 1).res[0] == 3  # Bramley Bakery as a megaphone: +3 €
     shirt = engine.apply(profile, state, {"type": "sponsor", "seat": 1, "card": "sp_01", "contract": "shirt"}).state
     assert club(shirt, 1).stats[0] == club(state, 1).stats[0] + 1 and club(shirt, 1).res[1] == 1  # Stat +1 and the bonus
+
+
+def test_an_adboard_gives_either_its_bonus_now_or_its_adboard_effects_every_monday() -> None:
+    profile, state = tuesday(seats=(1,))
+    state = set_club(state, 1, res=(0, 0, 0, 0))
+    effects = engine.apply(profile, state, {"type": "sponsor", "seat": 1, "card": "sp_01", "contract": "adboard"}).state
+    bonus = engine.apply(profile, state, {"type": "sponsor", "seat": 1, "card": "sp_01", "contract": "adboard", "bonus": True}).state
+    assert club(effects, 1).res[1] == 0 and club(bonus, 1).res[1] == 1  # Bramley Bakery's bonus: +1 Fanbase now
+    # from here both clubs hold the same markers, so the rest of the week plays out alike
+    bonus = set_club(bonus, 1, res=club(effects, 1).res)
+    mondays = [at_stage(profile, s, "monday") for s in (effects, bonus)]
+    assert club(mondays[0], 1).res[0] - club(mondays[1], 1).res[0] == 1  # the adboard's +1 € on Monday
 
 
 def test_infrastructure_costs_three_one_of_each_kind_but_two_stands() -> None:
