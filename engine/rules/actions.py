@@ -10,6 +10,8 @@ from engine.rules import flow
 from engine.rules.common import (
     Tx,
     describe_quad,
+    event_roll,
+    event_targets,
     field,
     move_stat,
     owner_of,
@@ -76,16 +78,9 @@ def hire_from_row(tx: Tx, seat: int, row: str, card_id: Any, *, discount: int = 
     else:
         club = tx.put(evolve(club, staff=club.staff + (Held(card.id),)))
         tx.say("hire", seat, f"Seat {seat} hires {card.name} ({card.profession}) for {cost} €.", card=card.id, cost=cost, row=row)
-        ctx = Ctx(seat=seat, source=card.id, label=card.name, targets=_targets(tx.event))
+        ctx = Ctx(seat=seat, source=card.id, label=card.name, targets=event_targets(tx.event))
         apply_effects(tx, card.bonus, ctx)
         apply_abilities(tx, card.abilities, "immediate", ctx)
-
-
-def _targets(ev: Any) -> list[str]:
-    targets = ev.get("targets") or []
-    if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
-        raise E.BadEvent(E.BAD_FIELD.format(type=ev.get("type"), field="targets", why="a list of card ids"))
-    return list(targets)
 
 
 def _hire_action(row: str, doc: str, card_words: str) -> Callable[[Tx], None]:
@@ -159,7 +154,7 @@ def on_sponsor(tx: Tx) -> None:
         club = evolve(club, shirt=card.id)
     tx.put(club)
     tx.say("sponsor", seat, f"Seat {seat} contracts {card.name} as {'an' if contract == 'adboard' else 'a'} {contract} sponsor.", card=card.id, contract=contract)
-    ctx = Ctx(seat=seat, source=card.id, label=card.name, targets=_targets(ev))
+    ctx = Ctx(seat=seat, source=card.id, label=card.name, targets=event_targets(ev))
     abilities: tuple[Ability, ...] = card.contract(contract)
     if contract == "adboard" and take_bonus:
         abilities = card.bonus
@@ -326,8 +321,7 @@ def on_use_card(tx: Tx) -> None:
     tx.put(club)
     label = "as its free action " if free else ""
     tx.say("use_card", seat, f"Seat {seat} uses {name} {label}(paying {describe_quad(cost)}).", card=card_id, free=free, cost=list(cost))
-    roll = field(ev, "roll", int, "a die result for the card's roll", default=None)
-    apply_effects(tx, ability.effects, Ctx(seat=seat, source=card_id, label=name, targets=_targets(ev), roll=roll))
+    apply_effects(tx, ability.effects, Ctx(seat=seat, source=card_id, label=name, targets=event_targets(ev), roll=event_roll(ev)))
     if free:
         flow.advance(tx)
     else:

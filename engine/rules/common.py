@@ -83,6 +83,19 @@ def field(ev: Mapping[str, Any], name: str, kind: type | tuple[type, ...], doc: 
     return value
 
 
+def event_roll(ev: Mapping[str, Any]) -> int | None:
+    """A die result carried by the event for a card's roll (None when it carries none)."""
+    return field(ev, "roll", int, "a die result, a whole number", default=None)
+
+
+def event_targets(ev: Mapping[str, Any]) -> list[str]:
+    """The cards the event chooses for effects that say "of your choice", in order."""
+    targets = ev.get("targets") or []
+    if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
+        raise E.BadEvent(E.BAD_FIELD.format(type=ev.get("type"), field="targets", why="a list of card ids"))
+    return list(targets)
+
+
 def seat_of(ev: Mapping[str, Any]) -> int:
     """The event's seat number."""
     return field(ev, "seat", int, "the seat number, 1 to 4")

@@ -11,6 +11,8 @@ from engine.cards import STYLES, ZONES, Opponent, PlayerCard
 from engine.rules.common import (
     Tx,
     describe_quad,
+    event_roll,
+    event_targets,
     field,
     pay,
     quad_add,
@@ -207,7 +209,7 @@ def _mandatory(tx: Tx, seat: int, timing: str) -> None:
 
     club = tx.club(seat)
     for source, abilities in card_abilities(tx, club):
-        apply_abilities(tx, abilities, timing, Ctx(seat=seat, source=source, label=tx.name(source), roll=tx.event.get("roll")))
+        apply_abilities(tx, abilities, timing, Ctx(seat=seat, source=source, label=tx.name(source), roll=event_roll(tx.event)))
     club = tx.club(seat)
     for p in club.lineup or ():
         if p.card is None:
@@ -217,7 +219,7 @@ def _mandatory(tx: Tx, seat: int, timing: str) -> None:
             continue
         for ability in side_of(tx.profile, held).abilities:
             if ability.timing == timing and (not ability.optional or not ability.cost):
-                apply_effects(tx, ability.effects, Ctx(seat=seat, source=p.card, label=tx.name(p.card), roll=tx.event.get("roll")))
+                apply_effects(tx, ability.effects, Ctx(seat=seat, source=p.card, label=tx.name(p.card), roll=event_roll(tx.event)))
 
 
 def on_tactic_played(tx: Tx) -> None:
@@ -232,8 +234,7 @@ def on_tactic_played(tx: Tx) -> None:
         raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=seat, name=card.name))
     tx.put(evolve(club, tactic_played=card.id))
     tx.say("tactic_played", seat, f"Seat {seat} plays the Tactic {card.name}.", card=card.id)
-    targets = ev.get("targets") if isinstance(ev.get("targets"), list) else None
-    apply_effects(tx, card.effects, Ctx(seat=seat, source=card.id, label=card.name, targets=targets, roll=ev.get("roll")))
+    apply_effects(tx, card.effects, Ctx(seat=seat, source=card.id, label=card.name, targets=event_targets(ev), roll=event_roll(ev)))
 
 
 def use_match_card(tx: Tx, seat: int, card_id: str) -> None:
@@ -273,8 +274,7 @@ def use_match_card(tx: Tx, seat: int, card_id: str) -> None:
     tx.put(club)
     tx.say("use_card", seat, f"Seat {seat} uses {name} (paying {describe_quad(cost)}).", card=card_id, cost=list(cost))
     ev = tx.event
-    targets = ev.get("targets") if isinstance(ev.get("targets"), list) else None
-    apply_effects(tx, ability.effects, Ctx(seat=seat, source=card_id, label=name, targets=targets, roll=ev.get("roll")))
+    apply_effects(tx, ability.effects, Ctx(seat=seat, source=card_id, label=name, targets=event_targets(ev), roll=event_roll(ev)))
 
 
 def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResult], Counter[str]]:
