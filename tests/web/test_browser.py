@@ -231,3 +231,51 @@ def test_the_tie_break_is_shown_only_when_it_decided(browser: Browser, served: S
         "",
     ]
     visits.context.close()
+
+
+def test_enrolment_correction_and_undo_from_the_admin_page(browser: Browser, served: ServedApp) -> None:
+    http, csrf = api_session(served)
+    http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
+    visits = Visits(browser, **PHONE)
+    admin = visits.context.new_page()
+    unlock(admin, served.url)
+
+    admin.click("#enrol-start")
+    expect(admin.locator("#enrol")).to_contain_text("Tap a card on any pad now.")
+    http.post("/api/sim/place", json={"pad": "seat2", "card": "st_03"}, headers=csrf)
+    expect(admin.locator("#enrol-search")).to_be_visible()
+    name = served.table.profile.cards["st_03"].name
+    admin.fill("#enrol-search", name)
+    admin.locator('#enrol-list [data-card="st_03"]').click()
+    expect(admin.locator("#enrol-msg")).to_contain_text(f"is now {name}")
+    assert list(served.table.enrolled.values()) == ["st_03"]
+
+    budget = served.table.state.club(2).res[0]
+    admin.select_option("#c-seat", "2")
+    admin.select_option("#c-what", "budget")
+    expect(admin.locator("#c-now")).to_have_text(str(budget))
+    admin.fill("#c-value", str(budget + 2))
+    admin.fill("#c-reason", "forgot the Sponsor income")
+    admin.click("#correct button[type=submit]")
+    expect(admin.locator("#correct-msg")).to_have_text("Corrected and recorded.")
+    assert served.table.state.club(2).res[0] == budget + 2
+    expect(admin.locator("#last")).to_contain_text("forgot the Sponsor income")
+    shoot(admin, "admin-phone-after-correction")
+
+    admin.click("#undo")
+    expect(admin.locator("#undo-msg")).to_have_text("Undone.")
+    assert served.table.state.club(2).res[0] == budget
+    http.close()
+    visits.context.close()
+
+
+def test_charts_draw_points_and_every_resource_per_club(browser: Browser, served: ServedApp) -> None:
+    http, csrf = api_session(served)
+    http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
+    visits = Visits(browser)
+    page = visits.page(served.url + "/charts")
+    expect(page.locator("figure.chartbox figcaption")).to_have_text(["Points", "Budget", "Fanbase", "Operation", "Fitness"])
+    expect(page.locator("figure.chartbox").first.locator("polyline")).to_have_count(2)
+    expect(page.locator(".legend li")).to_have_text(["Middleham Local Club", "Riverside Town"])
+    http.close()
+    visits.context.close()

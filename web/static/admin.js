@@ -13,6 +13,7 @@ async function refresh() {
     deck = await (await fetch("/api/deck")).json();
     drawSeats();
   }
+  if (s.unlocked && latest) { drawEnrol(); drawCorrect(); }
 }
 
 function options(kind, chosen) {
@@ -173,4 +174,4 @@ live((snapshot) => {
   if (!$("unlocked").hidden) drawEnrol();
 });
 fetch("/api/rules").then((r) => r.json()).then((rules) => { adjustable = rules.adjustable || []; drawCorrect(); });
-refresh().then(() => latest && drawEnrol());
+refresh();
