@@ -198,7 +198,9 @@ def setup_events(profile: Profile, seats: Sequence[int], picks: Sequence[int] = 
                 teams.add(card.team)
                 dealt.append(card.id)
                 opponents.remove(card)
-        events.append({"type": "opponents", "seat": seat, "cards": dealt})
+        # the order the cards come in (from the picks, else by seat) decides who meets whom each week
+        k = (pick.pop(0) if pick else seats.index(seat)) % max(len(dealt), 1)
+        events.append({"type": "opponents", "seat": seat, "cards": dealt[k:] + dealt[:k]})
         events.append({"type": "objective", "seat": seat, "card": choose(objectives).id})
         events.append({"type": "tactic", "seat": seat, "card": choose(tactics).id})
     events.append({"type": "first_player", "seat": seats[0]})

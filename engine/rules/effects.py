@@ -398,7 +398,11 @@ def resolve_effect_roll(tx: Tx, seat: int, ref: str, value: int) -> None:
     effects = _all_effects(tx, source)
     i = int(index)
     if 0 <= i < len(effects):
-        apply_effect(tx, effects[i], Ctx(seat=seat, source=source, label=tx.name(source), roll=value))
+        ctx = Ctx(seat=seat, source=source, label=tx.name(source), roll=value)
+        if conditions_hold(tx, tx.club(seat), effects[i].when, ctx) is False:
+            tx.say("no_effect", seat, f"{ctx.label}: Seat {seat} rolled {value}, so nothing happens.", roll=value, source=source)
+            return
+        apply_effect(tx, effects[i], ctx)
 
 
 def describe_effect(effect: Effect) -> str:

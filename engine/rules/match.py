@@ -328,6 +328,7 @@ def on_kickoff(tx: Tx) -> None:
     board = tx.profile.board
     points = dict(board.league_points)
     team_name = board.team(opponent.team).name
+    against = opponent.name if opponent.name == team_name else f"{opponent.name} ({team_name})"
     tx.state = evolve(tx.state, teams=tuple(evolve(t, points=t.points + points[their]) if t.id == opponent.team else t for t in tx.state.teams))
     club = evolve(club, goals=goals, conceded=conceded, result=result, points=club.points + points[result])
     for z in zones:
@@ -335,7 +336,7 @@ def on_kickoff(tx: Tx) -> None:
             tx.say("zone", seat, f"{z.zone.replace('_', ' ')}: Seat {seat} scores {z.scored}, {opponent.name} scores {z.conceded}.", **z.as_dict())
     word = {"win": "wins", "draw": "draws", "loss": "loses"}[result]
     tx.say(
-        "result", seat, f"Seat {seat} {word} {goals}–{conceded} against {opponent.name} ({team_name}) and gains {points[result]} League point(s).",
+        "result", seat, f"Seat {seat} {word} {goals}–{conceded} against {against} and gains {points[result]} League point(s).",
         goals=goals, conceded=conceded, result=result, opponent=opponent.id, team=opponent.team, points=points[result],
         zones=[z.as_dict() for z in zones],
     )
