@@ -163,8 +163,16 @@ def enroll(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     next_tag: Callable[[str], str | None] | None = None,
+    write_tags: bool = False,
+    hardware: Any = None,
+    idle_stop: float | None = None,
 ) -> int:
-    """Run an enrolment session; returns the exit code (0 when it ran, even if nothing was enrolled)."""
+    """Run an enrolment session; returns the exit code (0 when it ran, even if nothing was enrolled).
+
+    Tags come from the table's readers (``hardware``, else the table file's real ones), or, on the simulated
+    table, as UIDs typed on ``stdin``.  ``write_tags`` also writes each card's id onto its MIFARE Classic tag.
+    With readers, the session ends with Ctrl-C, or after ``idle_stop`` seconds without a tap.
+    """
     import engine
     from device.runtime import deck_key
     from device.store import open_store
@@ -180,44 +188,61 @@ def enroll(
         stdout.flush()
         return stdin.readline().strip()
 
-    if next_tag is None:
-        if not sim and config.backend != "sim":
-            next_tag = _reader_tags(config, say)
-        else:
-            say("Simulated table: type each tag's UID (e.g. 04-A1-B2-C3-D4-E5-F6) instead of tapping it.")
-            next_tag = _typed_tags(stdin, stdout)
+    writer: Callable[[str, str], None] | None = None
+    own_hardware = None
+    if next_tag is None and (hardware is not None or (not sim and config.backend != "sim")):
+        if hardware is None:
+            from device.runtime import TableHardware
+
+            hardware = own_hardware = TableHardware(config, backend="real")
+        next_tag, writer = _reader_tags(hardware, say, idle_stop)
+    elif next_tag is None:
+        say("Simulated table: type each tag's UID (e.g. 04-A1-B2-C3-D4-E5-F6) instead of tapping it.")
+        next_tag = _typed_tags(stdin, stdout)
     store = open_store(db_path)
     try:
-        enrolment = Enrolment(store, engine.load_profile(config.deck), deck=deck_key(config))
+        enrolment = Enrolment(store, engine.load_profile(config.deck), deck=deck_key(config),
+                              writer=writer if write_tags else None)
         if mode == "in_turn":
             in_turn(enrolment, enrolment.cards(kinds), next_tag, say)
         else:
             by_pick(enrolment, next_tag, ask, say)
+    except KeyboardInterrupt:
+        say(DONE.format(count=enrolment.count))
     finally:
         store.close()
+        if own_hardware is not None:
+            own_hardware.stop()
     return 0
 
 
-def _reader_tags(config: TableConfig, say: Callable[[str], None]) -> Callable[[str], str | None]:
-    """Tags tapped on the table's real readers, one at a time."""
+def _reader_tags(hardware: Any, say: Callable[[str], None], idle_stop: float | None = None
+                 ) -> tuple[Callable[[str], str | None], Callable[[str, str], None]]:
+    """Tags tapped on the table's readers, one at a time, and a writer for the pad the last one lay on."""
     import queue
 
-    from device.runtime import build_hardware
-
-    hardware = build_hardware(config, sim=False)
-    taps: queue.Queue[str] = queue.Queue()
+    taps: queue.Queue[tuple[str, str]] = queue.Queue()
+    last_pad: list[str] = []
 
     def emit(reading: Any) -> None:
         if getattr(reading, "kind", None) == "tap":
-            taps.put(reading.uid)
+            taps.put((reading.reader, reading.uid))
 
     hardware.start(emit)
 
     def next_tag(prompt: str) -> str | None:
         say(prompt)
-        return taps.get()
+        try:
+            pad, uid = taps.get(timeout=idle_stop)
+        except queue.Empty:
+            return "q"
+        last_pad[:] = [pad]
+        return uid
 
-    return next_tag
+    def writer(uid: str, card_id: str) -> None:
+        hardware.write_card_id(last_pad[0], card_id)
+
+    return next_tag, writer
 
 
 def tags(items: Iterable[str | None]) -> Callable[[str], str | None]:

@@ -151,6 +151,8 @@ class Session:
         self.screen_versions: dict[str, int] = {}
         self._last_screens: dict[str, SeatScreen] = {}
         self.version = 0
+        self.tag_text: Callable[[str], str | None] | None = None
+        """Reads the card id written on the tag lying on a pad (set from the hardware), for unknown tags."""
         self.resume()
 
     # -- the log ---------------------------------------------------------------------------------------
@@ -214,7 +216,14 @@ class Session:
                 self._say(seat, ENROL_TAPPED, reading.uid, self._card_name(known) if known else "")
                 self._changed()
                 return
-            self.input(Tap(reading.reader, seat, reading.uid, self.store.card_for(reading.uid, deck=self.deck)))
+            card = self.store.card_for(reading.uid, deck=self.deck)
+            if card is None and self.tag_text is not None:
+                # A tag enrolled on another table carries its card's id; this table learns it.
+                written = self.tag_text(reading.reader)
+                if written in self.profile.cards:
+                    self.store.enroll(reading.uid, written, deck=self.deck)
+                    card = written
+            self.input(Tap(reading.reader, seat, reading.uid, card))
             return
         seat = self.button_seat.get(reading.button)
         self.input(Press(reading.button, seat) if reading.kind == "press" else Hold(reading.button, seat))
@@ -655,6 +664,25 @@ class TableHardware:
             display.close()
         self.readers, self.hubs, self.scanner, self.buttons = {}, {}, None, None
 
+    def card_id_on(self, pad: str) -> str | None:
+        """The card id written on the MIFARE Classic tag lying on a pad (by ``touchline enroll``), or None."""
+        from drivers.errors import DriverError
+
+        reader = self.readers.get(pad)
+        if reader is None:
+            return None
+        try:
+            return str(reader.read_card_id()[1])
+        except (DriverError, OSError, ValueError):  # not a Classic card, no id written, or the card left
+            return None
+
+    def write_card_id(self, pad: str, card_id: str) -> None:
+        """Write a card id onto the MIFARE Classic tag lying on a pad (ValueError/OSError when it cannot)."""
+        reader = self.readers.get(pad)
+        if reader is None:
+            raise NotImplementedError(f"Pad {pad} is read through a hub, which cannot write tags.")
+        reader.write_card_id(card_id)
+
     def lights(self, lit: Iterable[int]) -> None:
         """Light the buttons of the seats the table waits for (a press, a hold or a tap), the others off."""
         if self.buttons is None:
@@ -835,6 +863,7 @@ def build_table(config: TableConfig, *, sim: bool, db_path: Path, dice: Dice | N
     store = open_store(db_path)
     hardware = build_hardware(config, sim=sim)
     session = Session(config, store, dice or SystemDice())
+    session.tag_text = getattr(hardware, "card_id_on", None)
     if hardware.sim is not None:
         hardware.sim.attach(session)
     return RunningTable(session, hardware, pin=store.table_pin())

@@ -121,6 +121,8 @@ class SimHardware(TableHardware):
         self._session: Any = None
         self.on_pad: dict[str, str] = {}
         """The tag lying on each pad now (pad id → UID)."""
+        self.cards: dict[str, Any] = {}
+        """Every simulated card put down so far, by UID."""
 
     @property
     def sim(self) -> SimHardware:
@@ -165,7 +167,9 @@ class SimHardware(TableHardware):
             self.lift(pad)
         self.on_pad[pad] = uid
         if pad in self.readers:
-            self.readers[pad].sim.place(sim_card(uid))
+            # The same tag is the same card every time: what was written on it stays written.
+            card = self.cards.setdefault(uid, sim_card(uid))
+            self.readers[pad].sim.place(card)
             self._settle(pad, uid)
         elif config.hub in self.hubs and self.threaded:
             self.hubs[config.hub].simulator.place(int(config.reader or 0), uid)
@@ -273,6 +277,7 @@ class SimulatedTable:
         self.hardware = SimHardware(config, clock=self.clock, threaded=False)
         self.session = Session(config, store, self.dice, profile=profile, clock=self.clock)
         self.hardware.attach(self.session)
+        self.session.tag_text = self.hardware.card_id_on
         self._shown: dict[str, SeatScreen] = {}
         self.hardware.start(self._reading)
         self._redraw()

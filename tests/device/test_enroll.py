@@ -82,3 +82,48 @@ def test_enroll_command_in_simulation_reads_typed_uids(tmp_path: Path) -> None:
     finally:
         s.close()
     assert E.DONE.format(count=1) in out.getvalue()
+
+
+def test_tapping_on_a_reader_enrols_and_writes_the_card_id_onto_the_tag(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    from device.sim import SimHardware
+    from device.table_file import default_sim_table
+
+    hardware = SimHardware(default_sim_table(), threaded=True)
+    uid = "A1-B2-C3-D4"  # a MIFARE Classic 1K: it has blocks to write on
+
+    def finger() -> None:
+        deadline = time.monotonic() + 10
+        while hardware.scanner is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        hardware.place_tag("seat1.tap", uid)
+
+    threading.Thread(target=finger, daemon=True).start()
+    out = io.StringIO()
+    try:
+        E.enroll(default_sim_table(), tmp_path / "w.db", hardware=hardware, write_tags=True, idle_stop=3,
+                 stdin=io.StringIO("bm_03\n"), stdout=out)
+        assert hardware.card_id_on("seat1.tap") == "bm_03"
+    finally:
+        hardware.stop()
+    s = open_store(tmp_path / "w.db")
+    try:
+        assert s.card_for(uid) == "bm_03"
+    finally:
+        s.close()
+    assert E.WRITTEN.format(card="bm_03", uid=uid) in out.getvalue()
+
+
+def test_a_tag_with_a_card_id_written_on_it_is_recognised_without_an_enrolment(tmp_path: Path) -> None:
+    from device.sim import SimulatedTable
+
+    uid = "A1-B2-C3-D5"
+    with SimulatedTable.open(tmp_path / "other.db") as table:
+        table.place_tag("seat1.tap", uid)
+        table.hardware.write_card_id("seat1.tap", "bm_03")  # as another table's enrolment did
+        table.lift("seat1.tap")
+        assert table.session.store.card_for(uid) is None
+        table.place_tag("seat1.tap", uid)
+        assert table.session.store.card_for(uid) == "bm_03"
