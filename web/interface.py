@@ -1,7 +1,27 @@
 """What the web app needs from the running table.
 
 The app factory is handed an object with this shape; ``device/`` provides the real one and
-the tests hand in a stand-in.  ``web/`` never imports ``device/`` or ``drivers/``.
+the tests hand in a stand-in (``web.testing.StandInTable``).  ``web/`` never imports ``device/`` or ``drivers/``.
+
+``snapshot()`` (and every item of ``subscribe()``) is a JSON-safe dict; the page reads these keys, each optional:
+
+- ``game``: ``engine.view(profile, state)`` or None before the first game;
+- ``log``: recent announcements, oldest first (the engine's dicts: kind, seat, text, ...; "week" when known);
+- ``history``: ``[{"week": n, "clubs": {"<seat>": {"points": n, "budget": n, "fanbase": n, ...}}}]`` for the charts;
+- ``screens``: ``{screen id: {"seat": n | None, "version": n, "lines": [...]}}``; a new version makes the virtual
+  table fetch the frame again;
+- ``enrolment``: None, ``{"state": "waiting"}``, or ``{"state": "tapped", "uid": "04-A3-..", "pad": id}``;
+- ``simulation``: whether ``sim`` is there.
+
+``submit(action)`` receives one dict with a ``type``:
+
+- ``new_game``: the form (``clubs`` [{seat, name, directors, veteran, youngster, opponents, objective, tactic}],
+  ``first_seat``, ``options``) plus ``events``, the complete engine setup events built from it (``web.setup``);
+- ``undo``, ``enrol_start``, ``enrol_cancel``, ``enrol`` (``uid``, ``card``);
+- anything else is an engine event, to apply as it is: ``lineup`` (seat, players, stands), ``tactic_played``,
+  ``kickoff``, ``adjust`` (seat, what, delta, reason, card?, team?) and any type of ``engine.EVENT_TYPES``.
+
+A refusal raises ``ValueError`` (the engine's errors do) with a sentence; the page shows it and nothing changed.
 """
 
 from __future__ import annotations
