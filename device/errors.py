@@ -133,3 +133,10 @@ UNKNOWN_FORMAT = "{fmt!r} is not an export format. Use one of: json, csv, bgstat
 
 class ExportError(DeviceError, ValueError):
     """A game cannot be exported in the way that was asked."""
+
+
+# --- scenarios (touchline replay) ----------------------------------------------------------------------------------
+
+
+class ScenarioError(DeviceError, ValueError):
+    """A scenario file cannot be read or run as written; the message names the step, its line and what to do."""
