@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from device.errors import ScenarioError
 from engine.errors import EngineError
 
 STEP_KINDS = ("tap", "place", "place_tag", "lift", "press", "hold", "wait", "page", "check")
@@ -27,10 +28,6 @@ STEP_FIELD = "{where}: {problem}"
 CHECK_FAILED = "{where}: {what} — expected {expected!r}, found {found!r}."
 STEP_REFUSED = "{where}: the table refused it: {reason}"
 NO_STEPS = "{path}: the scenario has no [[step]] tables. Add at least one (see docs/SCENARIOS.md)."
-
-
-class ScenarioError(ValueError):
-    """The scenario file cannot be read or run as written; the message names the step and what to do."""
 
 
 @dataclass(frozen=True, slots=True)
