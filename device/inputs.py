@@ -291,7 +291,8 @@ class Interpreter:
             return self._pending_message(pending)
         entry = self._awaited(game, seat)
         if entry is None:
-            waiting = [e for e in game.awaiting if e.get("seat") not in (None, seat)]
+            # Only turns make a seat wait for another; on Monday or Matchday everyone goes at once.
+            waiting = [e for e in game.awaiting if e.get("seat") not in (None, seat) and e.get("need") == "action"]
             if waiting:
                 return Message(WAITING_FOR.format(who=f"Seat {waiting[0]['seat']}"))
             return None

@@ -17,6 +17,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 WIDTH = 128
 HEIGHT = 64
+TEXT_WIDTH = WIDTH - 2
+"""Glyphs may reach a pixel or two past their advance width: keep text clear of the right edge."""
 SMALL = 10
 """Pixel size of the status lines' font."""
 HEADLINE_SIZES = (22, 18, 15, 12, 10)
@@ -163,7 +165,7 @@ def text_width(text: str, size: int) -> int:
     return int(font(size).getlength(drawable(text)))
 
 
-def wrap(text: str, size: int, width: int = WIDTH) -> list[str]:
+def wrap(text: str, size: int, width: int = TEXT_WIDTH) -> list[str]:
     """Break ``text`` into lines no wider than ``width`` at ``size``; over-long words are cut."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
@@ -195,26 +197,38 @@ class Placed:
     y: int
 
 
+@lru_cache(maxsize=None)
+def line_box(size: int) -> tuple[int, int]:
+    """(offset, height) of a line at ``size``: the blank rows above capitals, and the rows from cap top to descender."""
+    ascent, descent = font(size).getmetrics()
+    offset = font(size).getbbox("AHk")[1]
+    return offset, ascent + descent - offset
+
+
 def layout(screen: SeatScreen) -> list[Placed]:
-    """Where each line of ``screen`` goes on the 128×64 frame, headline as large as fits."""
+    """Where each line of ``screen`` goes on the 128×64 frame (``y``: the top of its capitals), headline as large as fits."""
     placed: list[Placed] = []
+    small = line_box(SMALL)[1]
     y = 0
     for line in (screen.where, screen.numbers):
         if line:
             placed.append(Placed(_fit_one(line, SMALL), SMALL, y))
-            y += SMALL + 1
-    top = y + 2 if y else 0
+            y += small + 1
+    top = y + 2 if y else 0  # the rule sits in the gap: see draw()
     room = HEIGHT - top
     detail = [line for part in screen.detail for line in wrap(part, SMALL)]
-    # First pass: the largest readable headline that leaves room for all the detail; second
-    # pass: the largest headline that fits at all, with the detail cut short.
-    for size, need_all in [(s, True) for s in HEADLINE_SIZES if s >= LARGE_ENOUGH] + [(s, False) for s in HEADLINE_SIZES]:
+    wanted = min(len(detail), 2)
+    # First pass: the largest readable headline that still leaves two detail lines (or all there are);
+    # second pass: the largest headline that fits at all, with the detail cut short.
+    passes = [(size, wanted) for size in HEADLINE_SIZES if size >= LARGE_ENOUGH] + [(size, 0) for size in HEADLINE_SIZES]
+    for size, need in passes:
         head = wrap(screen.headline, size) if screen.headline else []
-        head_height = len(head) * (size + 1)
+        height = line_box(size)[1]
+        head_height = len(head) * (height + 1)
         if head_height > room or (size > LARGE_ENOUGH and len(head) > 1):
             continue
-        fits_detail = max(0, (room - head_height) // (SMALL + 1))
-        if need_all and fits_detail < len(detail):
+        fits_detail = max(0, (room - head_height) // small)
+        if fits_detail < need:
             continue
         shown = detail[:fits_detail]
         if len(shown) < len(detail) and shown:
@@ -222,24 +236,24 @@ def layout(screen: SeatScreen) -> list[Placed]:
         y = top
         for line in head:
             placed.append(Placed(line, size, y))
-            y += size + 1
+            y += height + 1
         for line in shown:
             placed.append(Placed(line, SMALL, y))
-            y += SMALL + 1
+            y += small
         return placed
     # Nothing fits even at the smallest size: show as much of the headline as the room allows.
     y = top
-    for line in wrap(screen.headline, SMALL)[: room // (SMALL + 1)]:
+    for line in wrap(screen.headline, SMALL)[: room // small]:
         placed.append(Placed(line, SMALL, y))
-        y += SMALL + 1
+        y += small
     return placed
 
 
 def _fit_one(line: str, size: int) -> str:
     """``line`` cut with an ellipsis so it fits on one line at ``size``."""
-    if text_width(line, size) <= WIDTH:
+    if text_width(line, size) <= TEXT_WIDTH:
         return line
-    while line and text_width(line + "…", size) > WIDTH:
+    while line and text_width(line + "…", size) > TEXT_WIDTH:
         line = line[:-1]
     return line.rstrip() + "…"
 
@@ -250,10 +264,11 @@ def draw(target: ImageDraw.ImageDraw, screen: SeatScreen) -> None:
     status_lines = sum(1 for line in (screen.where, screen.numbers) if line)
     if status_lines:
         # A rule between where the game is and the seat's own result, in the gap layout() leaves.
-        rule_y = (SMALL + 1) * status_lines
+        rule_y = (line_box(SMALL)[1] + 1) * status_lines
         target.line([(0, rule_y), (WIDTH - 1, rule_y)], fill="white")
     for item in placed:
-        target.text((0, item.y), drawable(item.text), font=font(item.size), fill="white")
+        # Pillow draws from the top of the line's ascent; lift it so the capitals start at item.y.
+        target.text((0, item.y - line_box(item.size)[0]), drawable(item.text), font=font(item.size), fill="white")
 
 
 def render(screen: SeatScreen) -> Image.Image:
@@ -273,7 +288,7 @@ def show(device: Any, screen: SeatScreen) -> None:
 
 # --- engine announcements as screen messages -------------------------------------------------------------------
 
-REROLL_HINT = "Press again: reroll (1 Fan)"
+REROLL_HINT = "Press again: reroll, 1 Fan"
 _STAT_SHORT = {"budget": "€", "fanbase": "Fan", "operation": "Op", "fitness": "Fit"}
 
 
