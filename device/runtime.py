@@ -235,9 +235,13 @@ class Session:
         if outcome.again and applied:
             self._carry_out(self.interpreter.handle(table_input, self._view()), getattr(table_input, "seat", None))
 
+    def waiting_on_time(self) -> bool:
+        """Whether a held roll waits for its reroll window to close (only then does time matter)."""
+        return self.state is not None and any(p.need == "keep_or_reroll" for p in self.state.pending)
+
     def tick(self) -> None:
         """Let time pass: close reroll windows that ran out (their rolls are kept)."""
-        if self.state is None:
+        if not self.waiting_on_time():
             return
         events = self.interpreter.expired(self._view())
         if events:
@@ -427,7 +431,9 @@ class Session:
         for seat, items in by_seat.items():
             message = screens.message_for(items, self._card_name)
             if seat is None:
-                self.shared = message
+                # The shared screen keeps the previous news under the latest (e.g. every Opponent die).
+                earlier = (self.shared.headline, *self.shared.detail) if self.shared is not None else ()
+                self.shared = Message(message.headline, tuple(dict.fromkeys((*message.detail, *earlier)))[:4])
             else:
                 self.messages[seat] = message
         self.everyone = None
@@ -781,6 +787,8 @@ class RunningTable:
         assert self._lock is not None
         while True:
             await asyncio.sleep(TICK_SECONDS)
+            if not self.session.waiting_on_time():
+                continue  # idle: nothing to do, not even a thread hop
             version = self.session.version
             async with self._lock:
                 await asyncio.to_thread(self.session.tick)

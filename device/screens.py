@@ -43,7 +43,7 @@ EMPTY_SEAT = "Seat not in game"
 
 # Pillow's bundled font (Aileron) has no euro sign, dashes or ellipsis; the text model keeps the
 # real characters and the frame shows the nearest ones the font has.
-_SUBSTITUTES = {"€": "EUR", "—": "-", "–": "-", "…": "...", "’": "'", "‘": "'", "“": '"', "”": '"', "×": "x"}
+_SUBSTITUTES = {"€": "EUR", "—": "-", "–": "-", "…": "...", "’": "'", "‘": "'", "“": '"', "”": '"', "×": "x", "→": ">"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,6 +363,8 @@ def headline(announcement: Mapping[str, Any], name: Any = str) -> str | None:
     }
     if kind in simple:
         return simple[kind]
+    if kind == "stat":
+        return f"{str(a.get('stat', '')).capitalize()} {a.get('before')}→{a.get('after')}"
     if kind == "lineup":
         return "Lineup set"
     if kind == "opponents":
