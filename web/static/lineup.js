@@ -76,7 +76,9 @@ function drawPitch() {
   const fitness = c?.resources?.fitness;
   const fanbase = c?.resources?.fanbase;
   const stands = Number($("stands").value) || 0;
-  $("fitness").textContent = `Fitness cost: ${cost}${fitness !== undefined ? ` of ${fitness}` : ""} · Fanbase on the Stands: ${stands}${fanbase !== undefined ? ` of ${fanbase}` : ""}`;
+  $("fitness").textContent = c?.match?.lineup
+    ? `Recorded: ${cost} Fitness paid, ${c.match.stands ?? 0} Fanbase on the Stands.`
+    : `Fitness cost: ${cost}${fitness !== undefined ? ` of ${fitness}` : ""} · Fanbase on the Stands: ${stands}${fanbase !== undefined ? ` of ${fanbase}` : ""}`;
   const short = (fitness !== undefined && cost > fitness) || (fanbase !== undefined && stands > fanbase);
   $("fitness").dataset.kind = short ? "error" : "ok";
   $("record").disabled = placed.length !== limits.total || short || !c || c.match?.lineup;

@@ -16,9 +16,10 @@ export function status(game) {
   const stage = game.stage_name ?? words(game.stage ?? "");
   if (stage) parts.push(stage);
   if (game.turn) parts.push(`Seat ${game.turn}'s turn`);
-  const waits = (game.awaiting || []).map(waitText).filter(Boolean);
+  const waits = (game.awaiting || []).filter((w) => waitText(w));
+  const onPage = (w) => (["lineup", "kickoff"].includes(w.need) ? [" ", h("a", {href: "/lineup"}, "Open the Lineup page")] : null);
   return [h("p", {class: "big", id: "when"}, parts.join(" · ")),
-    waits.length ? h("ul", {class: "waiting"}, waits.map((w) => h("li", {}, w))) : null];
+    waits.length ? h("ul", {class: "waiting"}, waits.map((w) => h("li", {}, waitText(w), onPage(w)))) : null];
 }
 
 /** One sentence for one thing the table waits for. */

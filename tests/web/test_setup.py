@@ -1,0 +1,49 @@
+"""The new-game form becomes the engine's setup events: what was chosen is kept, the rest is dealt without clashes."""
+
+from __future__ import annotations
+
+import engine
+import pytest
+from engine.legal import setup_events as table_deal
+
+from web.models import NewGame
+from web.setup import setup_events
+
+PROFILE = engine.load_profile()
+
+
+def by_type(events: list[dict[str, object]], kind: str) -> dict[object, dict[str, object]]:
+    return {e["seat"]: e for e in events if e["type"] == kind}
+
+
+def test_an_empty_form_gets_the_tables_own_deal() -> None:
+    game = NewGame(clubs=[{"seat": 1, "name": "Club 1"}, {"seat": 2, "name": "Club 2"}])
+    assert setup_events(PROFILE, game) == table_deal(PROFILE, [1, 2])
+
+
+def test_cards_chosen_for_one_club_are_never_dealt_to_another() -> None:
+    dealt = table_deal(PROFILE, [1, 2, 3, 4])
+    first_deal = by_type(dealt, "directors")[1]["cards"]
+    game = NewGame(clubs=[{"seat": 1, "name": "A"}, {"seat": 2, "name": "B"}, {"seat": 3, "name": "C"},
+                          {"seat": 4, "name": "D", "directors": list(first_deal)}])
+    events = setup_events(PROFILE, game)
+    directors = [card for e in by_type(events, "directors").values() for card in e["cards"]]
+    assert len(directors) == len(set(directors)) == 4 * PROFILE.board.setup.directors_kept
+    assert by_type(events, "directors")[4]["cards"] == list(first_deal)
+    state = engine.replay(PROFILE, events)
+    assert state.stage == "monday"
+
+
+@pytest.mark.parametrize("veteran", [c.id for c in PROFILE.cards_of("veteran")])
+def test_the_starting_youngster_never_shares_the_veterans_number(veteran: str) -> None:
+    game = NewGame(clubs=[{"seat": 1, "name": "A", "veteran": veteran}])
+    start = by_type(setup_events(PROFILE, game), "starting_players")[1]
+    assert PROFILE.cards[start["youngster"]].untrained.jersey != PROFILE.cards[veteran].untrained.jersey
+    assert engine.replay(PROFILE, setup_events(PROFILE, game)).week == 1
+
+
+def test_first_seat_and_names_come_from_the_form() -> None:
+    game = NewGame(clubs=[{"seat": 2, "name": "Middleham"}, {"seat": 4, "name": "Downtown"}], first_seat=4)
+    events = setup_events(PROFILE, game)
+    assert [e["name"] for e in events if e["type"] == "club"] == ["Middleham", "Downtown"]
+    assert events[-1] == {"type": "first_player", "seat": 4}
