@@ -160,6 +160,10 @@ class Session:
     def resume(self) -> None:
         """Rebuild the current game from the log (after a start, a crash or a pulled plug)."""
         record = self.store.current_game()
+        if record is None:
+            # No game in play: show the last one if it finished (its final scoring stays on the screens).
+            finished = [g for g in self.store.games() if g.status == "finished"]
+            record = finished[-1] if finished else None
         self.game = None if record is None else record.id
         if self.game is None:
             self.state = None
@@ -196,6 +200,8 @@ class Session:
         self.store.append(self.game, dict(event))
         self.state = step.state
         self._record_week(step.state)
+        if step.state.stage == "over":
+            self.store.finish(self.game)  # kept among the finished games, ready to export
         for announcement in step.announcements:
             self.recent.append(dict(announcement))
         return tuple(step.announcements)

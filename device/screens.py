@@ -143,8 +143,17 @@ def compose(view: Mapping[str, Any] | None, seat: int, message: Message | None =
         msg = message or Message(EMPTY_SEAT)
         return SeatScreen(where_line(view), "", msg.headline, msg.detail)
     if message is None:
-        message = Message(str(_get(club, "name", default=f"Seat {seat}")))
+        message = final_message(view, seat) or Message(str(_get(club, "name", default=f"Seat {seat}")))
     return SeatScreen(where_line(view), numbers_line(club), message.headline, message.detail)
+
+
+def final_message(view: Mapping[str, Any], seat: int) -> Message | None:
+    """The seat's place and score once the game is over, or None before."""
+    row = next((r for r in _get(view, "final", default=None) or () if r.get("seat") == seat), None)
+    if row is None:
+        return None
+    verdict = "Winner!" if row.get("winner") else f"Rank {row.get('rank')}"
+    return Message(f"{verdict} {row.get('total')} VP", ("Game over", f"League {row.get('league')} · Staff {row.get('staff_sets')}"))
 
 
 def drawable(text: str) -> str:

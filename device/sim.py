@@ -374,8 +374,10 @@ class SimulatedTable:
     def final(self) -> dict[str, Any]:
         """The final state as JSON-safe data: game, state, view, screens and every roll made."""
         state = self.session.state
+        game = self.session.game
         return {
-            "game": self.session.game,
+            "game": game,
+            "status": self.session.store.game(game).status if game is not None else None,
             "events": len(self.session.store.events(self.session.game)) if self.session.game is not None else 0,
             "state": state.to_dict() if state is not None else None,
             "view": self.view(),

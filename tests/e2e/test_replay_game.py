@@ -33,6 +33,7 @@ def test_full_game_scenario_plays_eight_weeks_to_the_final_scoring() -> None:
         parts = ("league", "vp_tokens", "staff_sets", "infrastructure", "objective", "office", "budget")
         assert row["total"] == sum(row[p] for p in parts)
     assert all("Game over" in "\n".join(lines) for sid, lines in final["screens"].items() if sid != "shared.screen")
+    assert final["status"] == "finished"
     # the replay is deterministic: every die was forced by the file
     assert final == replay("full-game.toml")
 
@@ -41,3 +42,24 @@ def test_full_week_scenario_ends_on_the_next_monday() -> None:
     final = replay("full-week.toml")
     assert (final["view"]["stage"], final["view"]["week"]) == ("monday", 2)
     assert final["screens"]["seat1.screen"][0] == "Wk 2/8 Mon"
+
+
+@pytest.mark.slow
+def test_after_a_restart_the_finished_game_stays_on_the_screens(tmp_path: Path) -> None:
+    from device.replay import run_scenario
+    from device.runtime import Session
+    from device.sim import ForcedDice
+    from device.store import open_store
+    from device.table_file import default_sim_table
+
+    run_scenario(ROOT / "scenarios" / "full-game.toml", db_path=tmp_path / "game.db")
+    store = open_store(tmp_path / "game.db")
+    try:
+        session = Session(default_sim_table(), store, ForcedDice(strict=True))
+        view = session.view()
+        assert view is not None and view["stage"] == "over"
+        for row in view["final"]:
+            text = session.screen(f"seat{row['seat']}.screen").text()
+            assert f"{row['total']} VP" in text and "Game over" in text
+    finally:
+        store.close()
