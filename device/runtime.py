@@ -203,7 +203,7 @@ class Session:
         if step.state.stage == "over":
             self.store.finish(self.game)  # kept among the finished games, ready to export
         for announcement in step.announcements:
-            self.recent.append(dict(announcement))
+            self.recent.append({**announcement, "week": step.state.week})
         return tuple(step.announcements)
 
     # -- readings and inputs ---------------------------------------------------------------------------
