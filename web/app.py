@@ -19,7 +19,7 @@ from web.security import Guard
 
 
 def _field(loc: tuple[int | str, ...]) -> str:
-    parts = [str(p) for p in loc if p not in ("body", "query", "path")]
+    parts = [str(p) for p in loc if p not in ("body", "query", "path", "[key]")]
     return ".".join(parts) or "body"
 
 

@@ -14,6 +14,7 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 Zone = Literal["def_left", "def_centre", "def_right", "mid_left", "mid_centre", "mid_right",
                "fwd_left", "fwd_centre", "fwd_right"]
 Style = Literal["attack", "defence"]
+Resource = Literal["budget", "fanbase", "operation", "fitness"]
 
 
 class Body(BaseModel):
@@ -77,6 +78,8 @@ class Lineup(Body):
     seat: Seat
     players: list[Placement] = Field(min_length=10, max_length=10)
     stands: Annotated[int, Field(ge=0, le=6)] = 0
+    assign: dict[CardId, dict[Resource, Annotated[int, Field(ge=0, le=10)]]] = Field(
+        default_factory=dict, description="resources placed on footballer cards that play, for their match actions")
 
     @model_validator(mode="after")
     def _distinct_numbers(self) -> Lineup:

@@ -77,6 +77,20 @@ def test_matchday_lineup_then_kickoff_records_the_zone_by_zone_result(
     assert club_view["match"]["result"] == result["result"]
 
 
+def test_resources_assigned_to_a_playing_card_are_paid_and_lie_on_the_card(
+        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+    play_until(client, game, "matchday")
+    club = table.state.club(1)
+    lineup = {k: v for k, v in auto_lineup(table.profile, club).items() if k != "type"}
+    card = next(p["card"] for p in lineup["players"] if p["card"])
+    budget = club.res[0]
+    response = client.post("/api/actions/lineup", json={**lineup, "assign": {card: {"budget": 1}}}, headers=game)
+    assert response.status_code == 200, response.text
+    view = client.get("/api/state").json()["game"]["clubs"][0]
+    assert next(p for p in view["players"] if p["id"] == card)["assigned"]["budget"] == 1
+    assert view["resources"]["budget"] == budget - 1
+
+
 def test_a_lineup_breaking_the_rules_is_refused_with_the_engines_sentence(
         client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
     play_until(client, game, "matchday")
@@ -105,6 +119,7 @@ BAD_BODIES: list[tuple[str, Any, str]] = [
                              + LINEUP["players"][1:]}, "body"),
     ("/api/actions/lineup", {**LINEUP, "seat": "one"}, "seat"),
     ("/api/actions/lineup", {**LINEUP, "stands": -1}, "stands"),
+    ("/api/actions/lineup", {**LINEUP, "assign": {"vet_01": {"gold": 1}}}, "assign.vet_01.gold"),
     ("/api/actions/kickoff", {}, "seat"),
     ("/api/actions/tactic", {"seat": 1}, "card"),
     ("/api/actions/correction", {"seat": 1, "what": "budget", "delta": 3}, "reason"),

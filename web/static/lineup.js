@@ -56,6 +56,28 @@ function benchItems() {
   return [...cards, ...markers, ...blanks];
 }
 
+const RESOURCES = ["budget", "fanbase", "operation", "fitness"];
+let assigned = {};        // card id -> {resource: n}, for the Player cards' match actions
+
+/** Inputs to put resources on each Player card that plays (its actions before, during or after the match). */
+function drawAssign() {
+  const cards = placed.filter((p) => p.card);
+  for (const id of Object.keys(assigned)) if (!cards.some((p) => p.card === id)) delete assigned[id];
+  if (!cards.length || club()?.match?.lineup) { fill($("assign")); return; }
+  fill($("assign"), h("details", {}, h("summary", {}, "Resources for the Players' actions (optional)"),
+    cards.map((p) => h("div", {class: "row wrap", dataset: {card: p.card}}, h("b", {}, p.name),
+      RESOURCES.map((r) => h("label", {class: "inline"}, `${r} `, h("input", {type: "number", min: 0, max: 10,
+        value: assigned[p.card]?.[r] ?? 0, "aria-label": `${r} on ${p.name}`, oninput: (e) => {
+          const n = Math.max(0, Number(e.target.value) || 0);
+          assigned[p.card] = {...(assigned[p.card] || {}), [r]: n};
+          drawPitch();
+        }})))))));
+}
+
+function extra(resource) {
+  return Object.values(assigned).reduce((sum, res) => sum + (res[resource] || 0), 0);
+}
+
 function drawPitch() {
   fill($("pitch"), SECTIONS.flatMap((section) => SIDES.map((side) => {
     const zone = `${section}_${side}`;
@@ -72,14 +94,15 @@ function drawPitch() {
   $("counts").textContent = `On the pitch ${placed.length}/${limits.total} · ` +
     ["def", "mid", "fwd"].map((s) => `${SECTION_WORDS[s]} ${count(s)}/${limits.sections[s]}`).join(" · ");
   const c = club();
-  const cost = placed.filter((p) => p.card).length;
+  const cost = placed.filter((p) => p.card).length + extra("fitness");
   const fitness = c?.resources?.fitness;
   const fanbase = c?.resources?.fanbase;
-  const stands = Number($("stands").value) || 0;
+  const stands = (Number($("stands").value) || 0) + extra("fanbase");
   $("fitness").textContent = c?.match?.lineup
     ? `Recorded: ${cost} Fitness paid, ${c.match.stands ?? 0} Fanbase on the Stands.`
-    : `Fitness cost: ${cost}${fitness !== undefined ? ` of ${fitness}` : ""} · Fanbase on the Stands: ${stands}${fanbase !== undefined ? ` of ${fanbase}` : ""}`;
-  const short = (fitness !== undefined && cost > fitness) || (fanbase !== undefined && stands > fanbase);
+    : `Fitness cost: ${cost}${fitness !== undefined ? ` of ${fitness}` : ""} · Fanbase cost: ${stands}${fanbase !== undefined ? ` of ${fanbase}` : ""}`;
+  const short = (fitness !== undefined && cost > fitness) || (fanbase !== undefined && stands > fanbase)
+    || ["budget", "operation"].some((r) => c?.resources?.[r] !== undefined && extra(r) > c.resources[r]);
   $("fitness").dataset.kind = short ? "error" : "ok";
   $("record").disabled = placed.length !== limits.total || short || !c || c.match?.lineup;
 }
@@ -124,7 +147,7 @@ function put(zone) {
 
 function takeBack(p) { placed = placed.filter((q) => q !== p); draw(); }
 
-function draw() { drawPitch(); drawBench(); drawMatchday(); }
+function draw() { drawPitch(); drawBench(); drawAssign(); drawMatchday(); }
 
 function drawMatchday() {
   const c = club();
@@ -151,9 +174,11 @@ function showResult() {
 }
 
 $("stands").addEventListener("input", drawPitch);
-$("clear").addEventListener("click", () => { placed = []; chosen = null; draw(); });
+$("clear").addEventListener("click", () => { placed = []; chosen = null; assigned = {}; draw(); });
 $("record").addEventListener("click", async () => {
-  const body = {seat, stands: Number($("stands").value) || 0,
+  const assign = Object.fromEntries(Object.entries(assigned).map(([id, res]) =>
+    [id, Object.fromEntries(Object.entries(res).filter(([, n]) => n > 0))]).filter(([, res]) => Object.keys(res).length));
+  const body = {seat, stands: Number($("stands").value) || 0, assign,
     players: placed.map((p) => ({zone: p.zone, jersey: p.jersey, card: p.card, style: p.style}))};
   const r = await post("/api/actions/lineup", body);
   say($("lineup-msg"), r.ok ? "Lineup recorded: play a Tactic if you want, then kick off." : r.message, r.ok);
