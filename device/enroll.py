@@ -27,7 +27,6 @@ TAP_NEXT = "Tap {name} ({card}) on any pad — Enter skips it, q stops."
 TAP_ANY = "Tap a card on any pad (q stops)."
 PICK = "Which card is {uid}? Type part of its name or id (Enter skips): "
 WRITTEN = "Wrote {card} onto tag {uid}."
-WRITE_UNSUPPORTED = "This table's readers cannot write tags; the mapping is kept on this table only."
 DONE = "{count} card(s) enrolled."
 
 

@@ -40,7 +40,6 @@ KICKOFF = "Tap your Opponent card"
 NOT_THIS_OPPONENT = "Not {name}"
 ACTION_TAKEN = "Action taken"
 END_TURN = "Hold: end turn"
-YOUR_TURN = "Your turn: tap a card, press to roll potential, hold to pass"
 
 REROLL_SECONDS = 4.0
 """How long after a roll a second press spends 1 Fanbase to reroll it."""

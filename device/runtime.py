@@ -55,7 +55,6 @@ ENROLLED = "Enrolled"
 ENROL_NO_TAG = "No card has been tapped for enrolment: start enrolment, then tap a card on any pad."
 ENROL_NOT_WAITING = 'The table is not waiting for a card to enrol: press "Enrol a card" first.'
 UNKNOWN_DECK_CARD = 'There is no card "{card}" in the deck: pick one from the deck list.'
-UNKNOWN_ACTION = 'The table does not know the action "{type}". Known: {known}.'
 NO_GAME_YET = "There is no game yet: start one on the page."
 
 
@@ -68,14 +67,17 @@ class _GameView:
         self.awaiting = tuple(state.awaiting)
 
     def kind(self, card: str) -> str | None:
+        """The card's kind, or None when the deck has no such card."""
         found = self.profile.cards.get(card)
         return found.kind if found is not None else None
 
     def name(self, card: str) -> str:
+        """The card's printed name (its id when unknown)."""
         found = self.profile.cards.get(card)
         return found.name if found is not None else card
 
     def cost(self, card: str) -> int | None:
+        """What hiring the card costs, when it has a cost."""
         found = self.profile.cards.get(card)
         # Footballers show their untrained side while they are for hire; Staff print one cost.
         side = getattr(found, "untrained", None)
@@ -83,14 +85,17 @@ class _GameView:
         return cost if isinstance(cost, int) else None
 
     def owns(self, seat: int, card: str) -> bool:
+        """Whether the seat's club holds the card."""
         club = self.state.club(seat)
         return club is not None and club.held(card) is not None
 
     def fanbase(self, seat: int) -> int:
+        """The Fanbase markers the seat's club holds."""
         club = self.state.club(seat)
         return club.res[1] if club is not None else 0
 
     def opponent(self, seat: int) -> str | None:
+        """The Opponent card the seat's club plays this week."""
         club = self.state.club(seat)
         week = self.state.week
         if club is None or not 1 <= week <= len(club.opponents):

@@ -30,7 +30,6 @@ UNKNOWN_BUTTON = "There is no button {button!r} on this table; buttons: {known}.
 UNKNOWN_SCREEN = "There is no screen {screen!r} on this table; screens: {known}."
 SETTLE_SECONDS = 2.0
 """The longest a simulated card is left on (or off) a pad waiting for the scanner to notice."""
-PAD_EMPTY = "Pad {pad} is empty: nothing to lift."
 
 
 class ManualClock:
