@@ -139,6 +139,9 @@ class Game(Protocol):
     def opponent(self, seat: int) -> str | None:
         """The Opponent card the club at ``seat`` plays this week."""
 
+    def contracts(self, seat: int) -> tuple[str, ...]:
+        """The Sponsor contract kinds the club at ``seat`` may still take."""
+
 
 # --- pending choices between two inputs ----------------------------------------------------------------------------
 
@@ -385,7 +388,7 @@ class Interpreter:
         if event_type is None:
             return Outcome(events=(event,))
         if event_type == "sponsor":
-            pending = _Pending("contract", event, options=tuple(CONTRACT_WORDS), pad=pad, prompt=name)
+            pending = _Pending("contract", event, options=game.contracts(seat) or ("megaphone",), pad=pad, prompt=name)
         else:
             cost = game.cost(card)
             verb = {"sell": "Sell", "use_card": "Use"}.get(event_type, "Hire")

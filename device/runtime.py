@@ -94,6 +94,19 @@ class _GameView:
         club = self.state.club(seat)
         return club.res[1] if club is not None else 0
 
+    def contracts(self, seat: int) -> tuple[str, ...]:
+        """The Sponsor contract kinds the seat's club may still take (a megaphone always)."""
+        club = self.state.club(seat)
+        board = self.profile.board
+        slots = dict(board.sponsor_slots)
+        adboards = slots.get("adboard", 0) + sum(board.infrastructure_kind(k).adboard_slots for k in club.infrastructure)
+        kinds = ["megaphone"]
+        if len(club.adboards) < adboards:
+            kinds.append("adboard")
+        if club.shirt is None and slots.get("shirt", 0) > 0:
+            kinds.append("shirt")
+        return tuple(kinds)
+
     def opponent(self, seat: int) -> str | None:
         """The Opponent card the seat's club plays this week."""
         club = self.state.club(seat)

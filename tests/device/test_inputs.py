@@ -25,6 +25,7 @@ class Game:
     held: dict[int, set[str]] = field(default_factory=dict)
     fans: int = 2
     opponents: dict[int, str] = field(default_factory=dict)
+    sponsors: tuple[str, ...] = ("megaphone", "adboard", "shirt")
 
     def kind(self, card: str) -> str | None:
         return KINDS.get(card)
@@ -43,6 +44,9 @@ class Game:
 
     def opponent(self, seat: int) -> str | None:
         return self.opponents.get(seat)
+
+    def contracts(self, seat: int) -> tuple[str, ...]:
+        return self.sponsors
 
 
 class Clock:
@@ -225,3 +229,11 @@ def test_a_card_nobody_waits_for_goes_to_the_engine_for_its_reason(clock: Clock)
     game = Game(({"seat": 1, "need": "card", "kinds": ["board_meeting"]},))
     out = make(clock).handle(tap(2, "pl_01"), game)
     assert out.events == ({"type": "hire_player", "seat": 2, "card": "pl_01"},)
+
+
+def test_only_the_contract_kinds_the_club_may_still_take_are_offered(clock: Clock) -> None:
+    interp = make(clock)
+    game = Game(TURN, sponsors=("megaphone", "adboard"))  # the shirt is taken
+    interp.handle(tap(2, "sp_01"), game)
+    assert "Adboard" in interp.handle(press(2), game).messages[2].headline
+    assert "Megaphone" in interp.handle(press(2), game).messages[2].headline
