@@ -157,6 +157,8 @@ class Session:
         self.game: Any = None
         self.state: Any = None
         self.messages: dict[int | None, Message] = {}
+        self.kinds: dict[int, set[Any]] = {}
+        """The announcement kinds behind each seat's message."""
         self.shared: Message | None = None
         """The latest table-wide news (Opponent dice, a new day) for the shared screen."""
         self.everyone: Message | None = None
@@ -459,7 +461,13 @@ class Session:
                 earlier = (self.shared.headline, *self.shared.detail) if self.shared is not None else ()
                 self.shared = Message(message.headline, tuple(dict.fromkeys((*message.detail, *earlier)))[:4])
             else:
+                kinds = {a.get("kind") for a in items}
+                old = self.messages.get(seat)
+                if "production" in kinds and old is not None and self.kinds.get(seat, set()) & {"maintenance", "suspension"}:
+                    # A new week starts right after the End of the round: keep what the club paid in view.
+                    message = Message(message.headline, (*message.detail, old.headline))
                 self.messages[seat] = message
+                self.kinds[seat] = kinds
         self.everyone = None
 
     def _say(self, seat: int | None, headline: str, *detail: str) -> None:

@@ -417,7 +417,7 @@ def message_for(announcements: Sequence[Mapping[str, Any]], name: Any = str) -> 
     first = announcements[0]
     # The decision of a Board meeting or a match result matters more than the roll that led to it.
     for a in announcements:
-        if a.get("kind") in ("board_meeting", "result", "potential_result", "board_meeting_tie"):
+        if a.get("kind") in ("board_meeting", "result", "potential_result", "board_meeting_tie", "opponent_die"):
             first = a
             break
     big = headline(first, name)

@@ -5,6 +5,7 @@ Every die is forced (and a roll with nothing forced fails the test), so each ste
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -136,7 +137,14 @@ def test_a_whole_week_from_setup_to_the_next_monday(table: SimulatedTable) -> No
     assert club(table, 3)["stats"]["fanbase"] == stat_before + 1
     table.hold("seat3.roll")
 
-    # seat 4 passes; Wednesday and Thursday everyone passes by holding the button
+    # seat 4 gets €2 by a correction on the page, hires a second Staff card (its Maintenance goes up), ends its turn
+    budget = club(table, 4)["resources"]["budget"]
+    table.page({"type": "adjust", "seat": 4, "what": "budget", "delta": 2, "reason": "prize money"})
+    assert club(table, 4)["resources"]["budget"] == budget + 2
+    table.tap("seat4.tap", "st_08")
+    table.press("seat4.roll")
+    assert [s["id"] for s in club(table, 4)["staff"]][-1] == "st_08"
+    assert club(table, 4)["maintenance"]["total"] >= 1
     table.hold("seat4.roll")
     assert table.view()["stage"] == "wednesday"
     while table.view()["stage"] in ("wednesday", "thursday"):
@@ -162,6 +170,10 @@ def test_a_whole_week_from_setup_to_the_next_monday(table: SimulatedTable) -> No
     for seat in SEATS:
         assert points[seat] == {"win": 3, "draw": 1, "loss": 0}[club(table, seat)["match"]["result"]]
 
+    # seat 4 spends everything (a correction on the page): it will be short of money at the End of the round
+    money = club(table, 4)["resources"]["budget"]
+    table.page({"type": "adjust", "seat": 4, "what": "budget", "delta": -money, "reason": "spent in town"})
+
     # Match consequences: seat 1 rolls an injury and the d10 names the number; the others roll no effect
     result = club(table, 1)["match"]["result"]
     injured = club(table, 1)["players"][0]
@@ -184,14 +196,24 @@ def test_a_whole_week_from_setup_to_the_next_monday(table: SimulatedTable) -> No
     table.wait(inputs.REROLL_SECONDS + 1)
     assert table.dice.waiting == 0
     assert all(name.startswith("opp_") for name, _ in table.dice.rolled[-7:])
+    moves = [line for line in screen(table, None).splitlines() if re.fullmatch(r"[A-Z][a-z]+ \+\d", line)]
+    assert len(moves) >= 2  # the shared screen lists the Opponent teams' moves
 
-    # --- End of the round: Maintenance shown per seat, then week 2 begins
+    # --- End of the round: Maintenance paid and shown; seat 4 cannot pay and taps the card for the Suspension
+    assert {"seat": 4, "need": "suspensions", "count": club(table, 4)["maintenance"]["total"]} in table.view()["awaiting"]
+    assert "Maintenance €0" in screen(table, 4) and "Short of €" in screen(table, 4)
+    before = events(table)
+    table.tap("seat4.tap", "st_08")
+    assert events(table) == before + 1 or table.view()["stage"] == "monday"
+    assert next(s for s in club(table, 4)["staff"] if s["id"] == "st_08")["suspension"] == 2
+
+    # --- week 2 begins: each seat's screen shows the Maintenance it paid
     view = table.view()
     assert (view["stage"], view["week"]) == ("monday", 2)
     for seat in SEATS:
         lines = screen(table, seat).splitlines()
         assert lines[0] == "Wk 2/8 Mon"
-        assert lines[2].startswith("Maintenance €")
+        assert any(line.startswith("Maintenance €" if seat != 4 else "Set-piece") for line in lines), lines
     league = {row["name"]: row["points"] for row in view["league"]}
     assert sum(1 for row in view["league"] if row["kind"] == "opponent" and row["points"] > 0) >= 1
     assert all(league[f"Club {s}"] == points[s] for s in SEATS)
