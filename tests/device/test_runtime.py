@@ -152,3 +152,19 @@ def test_touchline_run_sim_tells_systemd_it_is_ready_and_serves_the_page(tmp_pat
         if child.poll() is None:
             child.kill()
         listener.close()
+
+
+def test_a_table_whose_readers_sit_on_a_serial_hub_runs_in_simulation(tmp_path: Path) -> None:
+    from device.table_file import TABLES_DIR, load_table
+
+    async def scenario() -> None:
+        table = build_table(load_table(TABLES_DIR / "four-seats-hub.toml"), sim=True, db_path=tmp_path / "h.db")
+        await table.start()
+        try:
+            await asyncio.to_thread(table.sim.place_tag, "seat2.tap", "04-11-22-33-44-55-66")
+            await until(lambda: "Unknown card — enrol it on the page" in seat_lines(table, 2), "the hub's tap on seat 2")
+        finally:
+            await table.stop()
+            table.session.store.close()
+
+    asyncio.run(scenario())
