@@ -284,6 +284,22 @@ class Interpreter:
         self._pending.clear()
         self._rolled_at.clear()
 
+    def choices(self) -> dict[str, Any]:
+        """The choices under way (a hire waiting for its press, Directors tapped so far...), JSON-safe."""
+        return {
+            str(seat): {"kind": p.kind, "event": p.event, "options": list(p.options), "index": p.index, "pad": p.pad,
+                        "prompt": p.prompt, "chosen": list(p.chosen), "count": p.count}
+            for seat, p in sorted(self._pending.items())
+        }
+
+    def restore(self, choices: Mapping[str, Any]) -> None:
+        """Take up the choices ``choices()`` returned (after a restart, so no tap the screens showed is lost)."""
+        self._pending = {
+            int(seat): _Pending(str(c["kind"]), dict(c["event"]), tuple(c["options"]), int(c["index"]), c.get("pad"),
+                                str(c["prompt"]), list(c["chosen"]), int(c["count"]))
+            for seat, c in choices.items()
+        }
+
     def prompt(self, seat: int, game: Game | None) -> Message | None:
         """What the seat is asked to do now, when nothing else is on its screen."""
         if game is None:

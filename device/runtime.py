@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import signal
@@ -171,6 +172,7 @@ class Session:
         self.screen_versions: dict[str, int] = {}
         self._last_screens: dict[str, SeatScreen] = {}
         self.version = 0
+        self._saved_choices = "{}"
         self.tag_text: Callable[[str], str | None] | None = None
         """Reads the card id written on the tag lying on a pad (set from the hardware), for unknown tags."""
         self.resume()
@@ -193,6 +195,11 @@ class Session:
         self.messages.clear()
         self.everyone = self.shared = None
         self.interpreter.reset()
+        saved = self.store.setting(self._choices_key()) if self.game is not None else None
+        if saved:
+            with contextlib.suppress(ValueError, KeyError, TypeError):  # an unreadable note only loses the choices
+                self.interpreter.restore(json.loads(saved))
+        self._saved_choices = saved or "{}"
         self._changed()
 
     def _refold(self, events: Iterable[Mapping[str, Any]]) -> None:
@@ -480,7 +487,20 @@ class Session:
             self.messages[seat] = message
             self.everyone = None
 
+    def _choices_key(self) -> str:
+        return f"game:{self.game}:choices"
+
+    def _save_choices(self) -> None:
+        """Keep the choices under way in the log's settings, so a restart takes them up again."""
+        if self.game is None:
+            return
+        text = json.dumps(self.interpreter.choices(), sort_keys=True)
+        if text != self._saved_choices:
+            self.store.set_setting(self._choices_key(), text)
+            self._saved_choices = text
+
     def _changed(self) -> None:
+        self._save_choices()
         self.version += 1
         for screen_id, screen in self.screens().items():
             if self._last_screens.get(screen_id) != screen:

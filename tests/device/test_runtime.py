@@ -168,3 +168,17 @@ def test_a_table_whose_readers_sit_on_a_serial_hub_runs_in_simulation(tmp_path: 
             table.session.store.close()
 
     asyncio.run(scenario())
+
+
+def test_taps_of_a_choice_under_way_survive_a_restart(tmp_path: Path) -> None:
+    from device.sim import SimulatedTable
+
+    with SimulatedTable.open(tmp_path / "c.db") as table:
+        table.page(new_game_action())
+        table.tap("seat1.tap", "dir_01")
+        table.tap("seat1.tap", "dir_02")
+        assert "2 of 3 tapped" in table.screen_texts()["seat1.screen"]
+    with SimulatedTable.open(tmp_path / "c.db") as again:  # the plug was pulled; the table starts again
+        assert "2 of 3 tapped" in again.screen_texts()["seat1.screen"]
+        again.tap("seat1.tap", "dir_03")
+        assert [d["id"] for d in again.view()["clubs"][0]["directors"]] == ["dir_01", "dir_02", "dir_03"]
