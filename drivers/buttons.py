@@ -53,6 +53,7 @@ class Debouncer:
         self._stable = False
         self._pressed_at = 0.0
         self._held = False
+        self._settled: list[ButtonReading] = []  # decided at an edge, handed on at the next poll
 
     @property
     def pressed(self) -> bool:
@@ -62,11 +63,19 @@ class Debouncer:
     def edge(self, pressed: bool, now: float) -> None:
         """Record a raw level change seen on the pin at time ``now``."""
         if pressed != self._raw:
+            # Settle what the old level decided before it ended: a press whose debounce interval (or a hold
+            # whose hold time) ran out must count even if the thread that polls was late getting there.
+            self._settled.extend(self._decide(now))
             self._raw = pressed
             self._raw_since = now
 
     def poll(self, now: float) -> list[ButtonReading]:
         """Return the readings that became due by ``now``."""
+        readings, self._settled = self._settled, []
+        readings.extend(self._decide(now))
+        return readings
+
+    def _decide(self, now: float) -> list[ButtonReading]:
         readings: list[ButtonReading] = []
         # Compared as ``now >= deadline`` exactly as next_deadline() computes it, so the thread
         # never wakes at a deadline that float rounding then says has not come yet.
@@ -86,6 +95,8 @@ class Debouncer:
 
     def next_deadline(self) -> float | None:
         """When ``poll`` next has something to decide, or None while nothing is pending."""
+        if self._settled:
+            return float("-inf")
         if self._raw != self._stable:
             return self._raw_since + self.debounce
         if self._stable and self.hold_time is not None and not self._held:

@@ -251,3 +251,17 @@ def test_a_failing_callback_does_not_stop_the_buttons(manual_clock: ManualClock,
         assert reading_log.items == [ButtonReading("press", "seat1")] * 2
     finally:
         buttons.close()
+
+
+def test_a_press_counts_even_when_nothing_polled_while_it_lasted() -> None:
+    # On a busy Pi the buttons' thread may wake only after the finger is gone: the edges' own times decide.
+    debouncer = Debouncer("seat1", debounce=0.03, hold_time=1.0)
+    debouncer.edge(True, 10.0)
+    debouncer.edge(False, 10.2)
+    assert [r.kind for r in debouncer.poll(12.0)] == ["press"]
+    debouncer.edge(True, 20.0)
+    debouncer.edge(False, 21.5)
+    assert [r.kind for r in debouncer.poll(23.0)] == ["hold"]
+    debouncer.edge(True, 30.0)
+    debouncer.edge(False, 30.01)  # chatter shorter than the debounce time, never polled: still nothing
+    assert debouncer.poll(31.0) == []
