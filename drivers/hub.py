@@ -211,6 +211,7 @@ class SerialHub:
         self._last_line = clock()
         self._last_query = clock()
         self._stop = threading.Event()
+        self._synced = threading.Event()  # set once the state list after a HELLO has ended (SYNC)
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         # In simulation, the fake microcontroller this hub talks to (closed with the hub).
@@ -254,6 +255,10 @@ class SerialHub:
         while self.hello is None and time.monotonic() < deadline and not self._stop.is_set():
             time.sleep(0.02)
         return self.hello
+
+    def wait_for_sync(self, timeout: float) -> bool:
+        """Block until the hub has listed its readers' state after its hello (or ``timeout`` passes); for hw-check."""
+        return self._synced.wait(timeout)
 
     # -- the reading thread -------------------------------------------------------------------
 
@@ -315,6 +320,7 @@ class SerialHub:
         except (OSError, ValueError, TypeError):
             pass  # the port is already gone; closing was only tidying up
         self.hello = None
+        self._synced.clear()
         if reason is not None:
             self.stats.disconnects += 1
             log.warning("hub %s: %s", self.name, reason)
@@ -394,6 +400,7 @@ class SerialHub:
             return
         self.hello = HubHello(version, readers, fields[2])
         self._sync = _Sync()
+        self._synced.clear()
         log.info("hub %s: %s", self.name, self._online_detail())
         self._set_health(True, self._online_detail())
 
@@ -430,6 +437,7 @@ class SerialHub:
         # A card lifted while the hub was unplugged or resetting: its lift was never sent.
         for number in sorted(set(self._present) - sync.seen):
             self._tag_off(number)
+        self._synced.set()
 
     def _reader_state(self, number: int, state: str, detail: str) -> None:
         device = self.reader_name(number)

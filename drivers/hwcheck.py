@@ -8,8 +8,8 @@ driver code over the simulated chips and pins.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from drivers.base import HealthReading, default_backend
@@ -18,12 +18,15 @@ log = logging.getLogger(__name__)
 
 HUB_HELLO_TIMEOUT = 3.0  # an Arduino that resets when its port opens needs about 2 s to boot
 
-READER_PROBE_MISSING = "reader probing is not available: drivers.rfid.probe_reader is missing from this build"
 BUTTON_FOUND = "GPIO {pin}, reads released{led}"
 BUTTON_STUCK = "GPIO {pin} reads pressed: a stuck or shorted button, or someone is holding it down"
 HUB_TOO_FEW_READERS = (
     "the hub has {theirs} readers but the table file uses {ours}: list every SS pin in the firmware's SS_PINS"
 )
+HUB_READER_UP = "reader {number} of hub {hub}: the hub reports it answering"
+HUB_READER_DOWN = "reader {number} of hub {hub} does not answer: {why}"
+HUB_READER_ABSENT = "hub {hub} has readers 1-{readers}, so there is no reader {number}: check the table file"
+HUB_READER_UNKNOWN = "not checked: hub {hub} did not answer"
 HUB_SILENT = "port {port} opened, but the hub did not say hello within {seconds:.0f} s: is its firmware flashed?"
 
 Kind = Literal["reader", "hub", "button", "display"]
@@ -48,6 +51,9 @@ class HubSpec:
     port: str | None = None
     baud: int = 115200
     readers: int = 4
+    reader_names: Mapping[int, str] = field(default_factory=dict)
+    """The table's names of the hub's readers it uses, by number (1-based): each gets its own hw-check line.
+    Empty: the hub's line alone, naming any reader the hub reports down."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,26 +103,28 @@ class ProbeResult:
         return self.line()
 
 
-def probe_reader(spec: ReaderSpec, backend: str | None = None) -> ProbeResult:
-    """Probe an MFRC522 reader through ``drivers.rfid.probe_reader`` (version register, reset pin)."""
+def probe_reader(spec: ReaderSpec, backend: str | None = None, rig: Any = None) -> ProbeResult:
+    """Probe an MFRC522 reader: open it, read its version register, close it (``rig``: the simulation to use)."""
+    from drivers.rfid import probe_reader as rfid_probe  # imports spidev/RPi.GPIO only on the real backend
+
     try:
-        from drivers.rfid import probe_reader as rfid_probe  # the reader engineer's module, loaded late
-    except ImportError:
-        return ProbeResult(spec.name, "reader", False, READER_PROBE_MISSING)
-    try:
-        found, version, detail = rfid_probe(spec.name, spec.bus, spec.device, spec.rst_pin, backend)
+        found, _, detail = rfid_probe(spec.name, spec.bus, spec.device, spec.rst_pin, backend, rig=rig)
     except Exception as exc:  # noqa: BLE001 - a probe reports every failure as a line, never crashes the check
         return ProbeResult(spec.name, "reader", False, f"probe failed on SPI{spec.bus}.{spec.device}: {exc}")
-    if not detail:
-        where = f"SPI{spec.bus}.{spec.device}, reset GPIO {spec.rst_pin}"
-        detail = f"MFRC522 version {version} on {where}" if found else f"no MFRC522 on {where}"
-    return ProbeResult(spec.name, "reader", bool(found), detail)
+    return ProbeResult(spec.name, "reader", found, detail)
 
 
-def probe_hub(spec: HubSpec, backend: str | None = None, timeout: float = HUB_HELLO_TIMEOUT) -> ProbeResult:
-    """Open the hub's port, wait for its hello and report its protocol, readers and any reader it says is down."""
+def probe_hub(spec: HubSpec, backend: str | None = None, timeout: float | None = None) -> ProbeResult:
+    """Open the hub's port, wait for its hello and report its protocol and readers (the hub's own line)."""
+    return probe_hub_and_readers(spec, backend, timeout)[0]
+
+
+def probe_hub_and_readers(spec: HubSpec, backend: str | None = None,
+                          timeout: float | None = None) -> list[ProbeResult]:
+    """The hub's line, then one line per reader the table uses on it (up, down and why, or not there)."""
     from drivers.hub import SerialHub, SimulatedHub
 
+    timeout = HUB_HELLO_TIMEOUT if timeout is None else timeout
     health: list[HealthReading] = []
     simulator: SimulatedHub | None = None
     list_ports = None
@@ -126,26 +134,48 @@ def probe_hub(spec: HubSpec, backend: str | None = None, timeout: float = HUB_HE
         serial_number, port, list_ports = simulator.serial_number, None, simulator.comports
     try:
         hub = SerialHub(lambda reading: None, serial_number=serial_number, port=port or None, name=spec.name,
-                        on_health=health.append, list_ports=list_ports, baudrate=spec.baud)
+                        on_health=health.append, list_ports=list_ports, baudrate=spec.baud,
+                        reader_names=spec.reader_names)
     except ValueError as exc:
-        return ProbeResult(spec.name, "hub", False, str(exc))
+        if simulator is not None:
+            simulator.close()
+        return [ProbeResult(spec.name, "hub", False, str(exc))]
     hub.start()
     try:
         hello = hub.wait_for_hello(timeout)
-        if hello is None:
-            if hub.port is not None and not health:
-                return ProbeResult(spec.name, "hub", False, HUB_SILENT.format(port=hub.port, seconds=timeout))
-            detail = health[-1].detail if health else HUB_SILENT.format(port=hub.port, seconds=timeout)
-            return ProbeResult(spec.name, "hub", False, detail)
-        detail = [r.detail for r in health if r.online and r.device == spec.name][-1:] or [hub.port or ""]
-        down = [f"{r.device} down ({r.detail})" for r in health if not r.online and r.device != spec.name]
-        if hello.readers < spec.readers:
-            down.append(HUB_TOO_FEW_READERS.format(theirs=hello.readers, ours=spec.readers))
-        return ProbeResult(spec.name, "hub", not down, "; ".join(detail + down))
+        if hello is not None:
+            hub.wait_for_sync(timeout)  # the readers that are down are listed between HELLO and SYNC
     finally:
         hub.close()
         if simulator is not None:
             simulator.close()
+    # Without the table's names for the hub's readers, the hub's line alone speaks for them (naming any down).
+    numbers = sorted(spec.reader_names)
+    if hello is None:
+        if hub.port is not None and not health:
+            detail = HUB_SILENT.format(port=hub.port, seconds=timeout)
+        else:
+            detail = health[-1].detail if health else HUB_SILENT.format(port=hub.port, seconds=timeout)
+        unknown = HUB_READER_UNKNOWN.format(hub=spec.name)
+        return [ProbeResult(spec.name, "hub", False, detail),
+                *(ProbeResult(hub.reader_name(n), "reader", False, unknown) for n in numbers)]
+    said = [r.detail for r in health if r.online and r.device == spec.name][-1:] or [hub.port or ""]
+    used = max(numbers, default=spec.readers)
+    problems = [HUB_TOO_FEW_READERS.format(theirs=hello.readers, ours=used)] if used > hello.readers else []
+    if not numbers:
+        problems += [f"{hub.reader_name(n)} down ({why})" for n, why in sorted(hub.readers_down.items())]
+    results = [ProbeResult(spec.name, "hub", not problems, "; ".join(said + problems))]
+    for number in numbers:
+        name = hub.reader_name(number)
+        if number > hello.readers:
+            results.append(ProbeResult(name, "reader", False, HUB_READER_ABSENT.format(
+                number=number, hub=spec.name, readers=hello.readers)))
+        elif number in hub.readers_down:
+            results.append(ProbeResult(name, "reader", False, HUB_READER_DOWN.format(
+                number=number, hub=spec.name, why=hub.readers_down[number])))
+        else:
+            results.append(ProbeResult(name, "reader", True, HUB_READER_UP.format(number=number, hub=spec.name)))
+    return results
 
 
 def probe_button(spec: ButtonSpec, backend: str | None = None, pin_factory: Any = None) -> ProbeResult:
@@ -186,7 +216,7 @@ def probe_display(spec: DisplaySpec, backend: str | None = None, simulation: Any
 
 
 def probe(spec: Spec, backend: str | None = None) -> ProbeResult:
-    """Probe one device of any kind."""
+    """Probe one device of any kind (for a hub, its own line only)."""
     if isinstance(spec, ReaderSpec):
         return probe_reader(spec, backend)
     if isinstance(spec, HubSpec):
@@ -197,15 +227,17 @@ def probe(spec: Spec, backend: str | None = None) -> ProbeResult:
 
 
 def probe_all(specs: Iterable[Spec], backend: str | None = None) -> list[ProbeResult]:
-    """Probe every device in order; one failing never stops the others."""
-    results = []
+    """Probe every device in order, a hub followed by its readers; one failing never stops the others."""
+    results: list[ProbeResult] = []
     for spec in specs:
         try:
-            result = probe(spec, backend)
+            if isinstance(spec, HubSpec):
+                results.extend(probe_hub_and_readers(spec, backend))
+            else:
+                results.append(probe(spec, backend))
         except Exception as exc:  # noqa: BLE001 - an unexpected failure is still one line of the report
             log.exception("probing %s failed", spec.name)
-            result = ProbeResult(spec.name, _kind_of(spec), False, f"probe failed: {exc}")
-        results.append(result)
+            results.append(ProbeResult(spec.name, _kind_of(spec), False, f"probe failed: {exc}"))
     return results
 
 

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import os
-import sys
 import tty
-from types import ModuleType
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -15,44 +13,77 @@ from drivers import hwcheck
 from drivers.displays import SimulatedI2C
 from drivers.hub import SimulatedHub
 from drivers.hwcheck import ButtonSpec, DisplaySpec, HubSpec, ProbeResult, ReaderSpec, probe_all
+from drivers.rfid import reader as reader_module
+from drivers.rfid.sim import SimRig
 
 from .conftest import HeldDownPin
 
 
-def test_a_whole_simulated_table_checks_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    fake_rfid = ModuleType("drivers.rfid")
-    fake_rfid.probe_reader = lambda name, bus, device, rst, backend: (True, "0x92", "")  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "drivers.rfid", fake_rfid)
+def test_a_whole_simulated_table_checks_out() -> None:
     specs = [
         ReaderSpec("pad1", bus=0, device=1, rst_pin=22),
-        HubSpec("hub", serial_number="TLHUB-7", readers=6),
+        HubSpec("hub", serial_number="TLHUB-7", readers=6, reader_names={1: "seat5.tap", 2: "seat6.tap"}),
         ButtonSpec("seat1", gpio=17, led_gpio=27),
         DisplaySpec("screen1", i2c_bus=1, mux_address=0x70, mux_channel=2),
         DisplaySpec("screen2", kind="sh1106", interface="spi", spi_bus=0, spi_device=0),
     ]
     results = probe_all(specs, backend="sim")
-    assert [r.ok for r in results] == [True] * 5, "\n".join(r.line() for r in results)
     lines = [r.line() for r in results]
-    assert lines[0] == "ok       reader   pad1: MFRC522 version 0x92 on SPI0.1, reset GPIO 22"
+    assert [r.ok for r in results] == [True] * 7, "\n".join(lines)
+    assert lines[0] == "ok       reader   pad1: MFRC522 v2.0 (0x92) on SPI0.1, reset GPIO 22"
     assert "protocol 1, 6 readers" in lines[1]
-    assert lines[2].endswith("seat1: GPIO 17, reads released, LED on GPIO 27")
-    assert lines[3].endswith("a display answers at 0x3C on I2C bus 1 behind TCA9548A 0x70 channel 2")
+    assert lines[2:4] == ["ok       reader   seat5.tap: " + hwcheck.HUB_READER_UP.format(number=1, hub="hub"),
+                          "ok       reader   seat6.tap: " + hwcheck.HUB_READER_UP.format(number=2, hub="hub")]
+    assert lines[4].endswith("seat1: GPIO 17, reads released, LED on GPIO 27")
+    assert lines[5].endswith("a display answers at 0x3C on I2C bus 1 behind TCA9548A 0x70 channel 2")
 
 
-def test_a_missing_reader_module_or_a_failing_probe_is_one_line_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "drivers.rfid", None)  # makes the import fail
-    assert hwcheck.probe_reader(ReaderSpec("pad1"), "sim") == ProbeResult(
-        "pad1", "reader", False, hwcheck.READER_PROBE_MISSING)
+def test_a_reader_that_is_lost_miswired_or_failing_is_one_line_not_a_crash(
+    sim_rig: SimRig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sim_rig.chip(0, 0).lose_chip(0xFF)
+    lost = hwcheck.probe_reader(ReaderSpec("pad1", bus=0, device=0), "sim", rig=sim_rig)
+    assert lost == ProbeResult("pad1", "reader", False, reader_module.NOT_FOUND.format(bus=0, device=0,
+                                                                                      version=0xFF))
+    on_spi_pin = hwcheck.probe_reader(ReaderSpec("pad2", bus=0, device=1, rst_pin=10), "sim", rig=sim_rig)
+    assert on_spi_pin == ProbeResult("pad2", "reader", False, reader_module.PIN_IS_SPI.format(
+        pin=10, bus=0, role="MOSI"))
 
-    def broken(*args: object) -> tuple[bool, str, str]:
-        raise OSError("SPI bus 0 is not enabled")
+    def broken(*args: object, **kwargs: object) -> tuple[bool, int, str]:
+        raise RuntimeError("SPI bus 0 is not enabled")
 
-    fake_rfid = ModuleType("drivers.rfid")
-    fake_rfid.probe_reader = broken  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "drivers.rfid", fake_rfid)
-    result = hwcheck.probe_reader(ReaderSpec("pad2", bus=0, device=0), "sim")
-    assert not result.ok
-    assert result.line() == "MISSING  reader   pad2: probe failed on SPI0.0: SPI bus 0 is not enabled"
+    monkeypatch.setattr("drivers.rfid.probe_reader", broken)
+    result = hwcheck.probe_reader(ReaderSpec("pad3", bus=0, device=0), "sim")
+    assert result.line() == "MISSING  reader   pad3: probe failed on SPI0.0: SPI bus 0 is not enabled"
+
+
+def test_each_reader_behind_a_hub_gets_its_own_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    hub = SimulatedHub(readers=3, serial_number="TLHUB-LINES", heartbeat=None)
+    hub.reader_down(2, "version register read 0x00")
+    monkeypatch.setattr("serial.tools.list_ports.comports", hub.comports)
+    spec = HubSpec("left", serial_number="TLHUB-LINES", readers=3, reader_names={1: "seat1.tap", 2: "seat2.tap",
+                                                                                  4: "seat4.tap"})
+    try:
+        results = probe_all([spec], backend="real")
+    finally:
+        hub.close()
+    assert [(r.name, r.kind, r.ok) for r in results] == [
+        ("left", "hub", False), ("seat1.tap", "reader", True), ("seat2.tap", "reader", False),
+        ("seat4.tap", "reader", False)]
+    assert results[0].detail.endswith(hwcheck.HUB_TOO_FEW_READERS.format(theirs=3, ours=4))
+    assert results[2].detail == hwcheck.HUB_READER_DOWN.format(number=2, hub="left", why="version register read 0x00")
+    assert results[3].detail == hwcheck.HUB_READER_ABSENT.format(number=4, hub="left", readers=3)
+
+
+def test_the_readers_of_a_hub_that_does_not_answer_are_reported_unchecked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("serial.tools.list_ports.comports", lambda: [])
+    monkeypatch.setattr(hwcheck, "HUB_HELLO_TIMEOUT", 0.3)
+    spec = HubSpec("right", serial_number="TLHUB-GONE", readers=2, reader_names={1: "right:1", 2: "right:2"})
+    results = probe_all([spec], backend="real")
+    assert [r.line() for r in results] == [
+        ProbeResult("right", "hub", False, hubmod.PORT_NOT_FOUND.format(serial="TLHUB-GONE")).line(),
+        *(ProbeResult(f"right:{n}", "reader", False, hwcheck.HUB_READER_UNKNOWN.format(hub="right")).line()
+          for n in (1, 2))]
 
 
 def test_a_display_that_is_not_there_is_reported_with_its_place() -> None:
@@ -102,3 +133,15 @@ def test_a_hub_with_fewer_readers_than_the_table_uses_is_reported(monkeypatch: p
     assert not result.ok
     assert result.detail.endswith(hwcheck.HUB_TOO_FEW_READERS.format(theirs=2, ours=5))
     assert "protocol 1, 2 readers" in result.detail
+
+
+def test_without_reader_names_the_hub_line_names_the_readers_that_are_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    hub = SimulatedHub(readers=4, serial_number="TLHUB-ONE", heartbeat=None)
+    hub.reader_down(3, "version register read 0xFF")
+    monkeypatch.setattr("serial.tools.list_ports.comports", hub.comports)
+    try:
+        results = probe_all([HubSpec("hub", serial_number="TLHUB-ONE", readers=4)], backend="real")
+    finally:
+        hub.close()
+    assert [(r.name, r.ok) for r in results] == [("hub", False)]
+    assert results[0].detail.endswith("; hub:3 down (version register read 0xFF)")
