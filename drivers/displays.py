@@ -1,11 +1,19 @@
 """Seat screens: SSD1306 / SH1106 128x64 OLED panels through luma.oled, over I2C (optionally behind a
 TCA9548A multiplexer) or SPI.
 
-The simulated backend simulates the *chips*: an I2C bus with a TCA9548A and panels whose display RAM
-is filled by the bytes luma's real ``ssd1306``/``sh1106`` classes send, so the frame a test (or the
-web page) reads is what the panel would light, and a forgotten channel select shows up as a frame on
-the wrong panel.  A panel that stops answering is reported as a ``HealthReading`` and retried; it
-never stops the other panels.
+Simulation.  luma's own ``dummy`` device only keeps the PIL image handed to it, so nothing of the panel
+driver would run.  The simulated backend goes one level lower and simulates the *chips*: an I2C bus with
+a TCA9548A, and panels whose display RAM is filled by the bytes luma's real ``ssd1306``/``sh1106``
+classes send (init sequence, addressing modes, the SH1106's 132-column RAM, rotation).  What ``dummy``
+offers is kept: :meth:`Display.frame` is the last frame as a PIL image a test can read (decoded from
+what the panel would light), and :meth:`Display.png` the same for the web page.  A forgotten channel
+select shows up as a frame on the wrong panel.
+
+A panel that stops answering is reported as a ``HealthReading`` and retried by the driver itself: on the
+next :meth:`Display.show` once ``retry_interval`` has passed, and by a timer every ``retry_interval``
+seconds while it stays offline, so a screen whose frame does not change comes back too, showing the
+frame it missed.  One panel failing never stops the others.  ``persist`` is set on every luma device,
+so a restart of the service does not blank the table.
 """
 
 from __future__ import annotations
@@ -40,6 +48,12 @@ BAD_CHANNEL = "The display {name!r} sits on multiplexer channel {channel!r}; a T
 MUX_HALF_GIVEN = "The display {name!r} names a multiplexer address or channel but not both: give both."
 BAD_FRAME_SIZE = "A frame for {name!r} is {w}x{h} pixels; the panel shows {size}."
 BAD_ROTATE = "The display {name!r} has rotate={rotate!r}; use 0, 1, 2 or 3 quarter turns clockwise."
+NOT_AN_IMAGE = "A frame for {name!r} must be a PIL image, not a {got}."
+BAD_RETRY = "The display {name!r} has retry_interval={interval!r}; give a number of seconds above 0."
+BAD_BUS_NUMBER = "The display {name!r} is on {interface} bus {bus!r}; give a bus number from 0 (e.g. 1 for I2C1)."
+BAD_SPI_DEVICE = "The display {name!r} is on SPI chip select {device!r}; use 0, 1 or 2."
+BAD_GPIO = "The display {name!r} has {role} on GPIO {pin!r}; give a BCM GPIO number from 0 to 27."
+BAD_MUX_ADDRESS = "The display {name!r} names multiplexer address {address!r}; a TCA9548A sits at 0x70-0x77."
 PANEL_ONLINE = "{kind} answers {where}"
 PANEL_OFFLINE = "{kind} does not answer {where} ({reason}); retrying every {every:.0f} s"
 
@@ -343,12 +357,16 @@ class Display:
         backend: str | None = None,
         on_health: Callable[[HealthReading], None] | None = None,
         retry_interval: float = RETRY_INTERVAL,
+        auto_retry: bool = True,
         clock: Callable[[], float] = time.monotonic,
         simulation: SimulatedI2C | None = None,
     ) -> None:
         _check_config(name, kind, interface, address, mux_address, mux_channel)
+        _check_wiring(name, interface, bus, spi_device, dc_pin, rst_pin)
         if rotate not in (0, 1, 2, 3):
             raise DriverConfigError(BAD_ROTATE.format(name=name, rotate=rotate))
+        if isinstance(retry_interval, bool) or not isinstance(retry_interval, (int, float)) or retry_interval <= 0:
+            raise DriverConfigError(BAD_RETRY.format(name=name, interval=retry_interval))
         self.name = name
         self.rotate = rotate
         # Frames are drawn the way the reader sees them: portrait when the panel is turned a quarter.
@@ -367,6 +385,11 @@ class Display:
         self.where = _where(interface, bus, address, mux_address, mux_channel, spi_device)
         self._on_health = on_health
         self._retry_interval = retry_interval
+        self._auto_retry = auto_retry
+        self._timer: threading.Timer | None = None
+        self._closed = False
+        # One operation at a time on this display: the caller's show() and the retry timer's attempt.
+        self._guard = threading.RLock()
         self._clock = clock
         self._device: Any = None
         self._smbus: Any = None
@@ -386,6 +409,10 @@ class Display:
 
     def open(self) -> bool:
         """Initialise the panel now; False (and a health reading) when it does not answer."""
+        with self._guard:
+            return self._open()
+
+    def _open(self) -> bool:
         self._last_attempt = self._clock()
         try:
             with self._lock:
@@ -405,14 +432,20 @@ class Display:
 
     def show(self, image: Image.Image) -> bool:
         """Draw a 128x64 frame; False when the panel is offline (the frame is kept and shown once it is back)."""
+        if not isinstance(image, Image.Image):
+            raise DriverConfigError(NOT_AN_IMAGE.format(name=self.name, got=type(image).__name__))
         if image.size != self.size:
             raise DriverConfigError(BAD_FRAME_SIZE.format(
                 name=self.name, w=image.width, h=image.height, size="x".join(map(str, self.size))))
         frame = image if image.mode == "1" else image.convert("L").point(lambda p: 255 if p >= 128 else 0, "1")
-        self._pending = frame
-        if self._device is None:
-            if self._clock() - self._last_attempt < self._retry_interval or not self.open():
-                return False
+        with self._guard:
+            self._pending = frame
+            if self._device is None:
+                if self._clock() - self._last_attempt < self._retry_interval or not self._open():
+                    return False
+            return self._draw(frame)
+
+    def _draw(self, frame: Image.Image) -> bool:
         try:
             with self._lock:
                 self._select()
@@ -425,12 +458,32 @@ class Display:
         return True
 
     def retry(self) -> bool:
-        """Try an offline panel again if its retry interval has passed, showing the frame it missed."""
-        if self._device is not None or self._clock() - self._last_attempt < self._retry_interval:
-            return self._device is not None
-        if not self.open():
+        """Try an offline panel again if its retry interval has passed, showing the frame it missed.
+
+        With ``auto_retry`` (the default) a timer does this every ``retry_interval`` seconds while the panel
+        is offline, so a screen whose frame does not change still comes back; calling it is never needed.
+        """
+        with self._guard:
+            if self._device is not None or self._clock() - self._last_attempt < self._retry_interval:
+                return self._device is not None
+            return self._attempt()
+
+    def _attempt(self) -> bool:
+        if not self._open():
             return False
-        return self.show(self._pending) if self._pending is not None else True
+        return self._draw(self._pending) if self._pending is not None else True
+
+    def _retry_due(self) -> None:
+        # The retry timer fired: its interval has passed, whatever clock the caller gave.
+        with self._guard:
+            self._timer = None
+            if self._closed or self._device is not None:
+                return
+            try:
+                self._attempt()
+            except Exception:  # a timer thread has nobody to raise to: report, and try again later
+                log.exception("display %s: retrying failed", self.name)
+                self._schedule_retry()
 
     def probe(self) -> tuple[bool, str]:
         """Check that the panel answers without drawing on it (for hw-check); return (found, sentence)."""
@@ -480,7 +533,15 @@ class Display:
         return out.getvalue()
 
     def close(self) -> None:
-        """Release the bus; the panel keeps showing its last frame."""
+        """Stop retrying and release the bus; the panel keeps showing its last frame."""
+        with self._guard:
+            self._closed = True
+            timer, self._timer = self._timer, None
+            if timer is not None:
+                timer.cancel()
+            self._release()
+
+    def _release(self) -> None:
         device, self._device = self._device, None
         if device is not None:
             try:
@@ -555,6 +616,15 @@ class Display:
         reason = str(exc) or type(exc).__name__
         self._set_health(False, PANEL_OFFLINE.format(
             kind=self.kind.upper(), where=self.where, reason=reason, every=self._retry_interval))
+        self._schedule_retry()
+
+    def _schedule_retry(self) -> None:
+        if not self._auto_retry or self._closed or self._timer is not None:
+            return
+        self._timer = threading.Timer(self._retry_interval, self._retry_due)
+        self._timer.name = f"display-retry-{self.name}"
+        self._timer.daemon = True
+        self._timer.start()
 
     def _set_health(self, online: bool, detail: str) -> None:
         self.detail = detail
@@ -576,8 +646,26 @@ def _check_config(name: str, kind: str, interface: str, address: int, mux_addres
         raise DriverConfigError(BAD_ADDRESS.format(name=name, address=address))
     if (mux_address is None) != (mux_channel is None):
         raise DriverConfigError(MUX_HALF_GIVEN.format(name=name))
-    if mux_channel is not None and not 0 <= mux_channel <= 7:
+    if mux_address is not None and (not _is_int(mux_address) or not 0x70 <= mux_address <= 0x77):
+        raise DriverConfigError(BAD_MUX_ADDRESS.format(name=name, address=mux_address))
+    if mux_channel is not None and (not _is_int(mux_channel) or not 0 <= mux_channel <= 7):
         raise DriverConfigError(BAD_CHANNEL.format(name=name, channel=mux_channel))
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_wiring(name: str, interface: str, bus: int, spi_device: int, dc_pin: int, rst_pin: int) -> None:
+    if not _is_int(bus) or bus < 0:
+        raise DriverConfigError(BAD_BUS_NUMBER.format(name=name, interface=interface.upper(), bus=bus))
+    if interface != "spi":
+        return
+    if not _is_int(spi_device) or not 0 <= spi_device <= 2:
+        raise DriverConfigError(BAD_SPI_DEVICE.format(name=name, device=spi_device))
+    for role, pin in (("D/C", dc_pin), ("RST", rst_pin)):
+        if not _is_int(pin) or not 0 <= pin <= 27:
+            raise DriverConfigError(BAD_GPIO.format(name=name, role=role, pin=pin))
 
 
 def open_display(

@@ -55,6 +55,18 @@ class ManualClock:
             self.now += seconds
 
 
+@pytest.fixture(autouse=True)
+def no_thread_outlives_its_test() -> Iterator[None]:
+    """Fail a test that leaves a driver's thread running (a scanner, hub or retry timer nobody stopped)."""
+    before = set(threading.enumerate())
+    yield
+    left = [t for t in threading.enumerate() if t not in before]
+    for thread in left:
+        thread.join(WAIT)  # a thread being stopped may still be finishing its last step
+    alive = [t.name for t in left if t.is_alive()]
+    assert not alive, f"threads still running after the test: {alive}"
+
+
 @pytest.fixture
 def reading_log() -> ReadingLog:
     """A callback that records readings (use a second one for health readings)."""

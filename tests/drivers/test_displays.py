@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import threading
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from luma.core.interface.serial import i2c
@@ -15,7 +17,7 @@ from drivers.base import HealthReading
 from drivers.displays import Display, SimulatedI2C, open_display
 from drivers.errors import DriverConfigError
 
-from .conftest import ManualClock, ReadingLog
+from .conftest import WAIT, ManualClock, ReadingLog
 
 # luma.oled 3.16 still calls Image.getdata(), which Pillow 13 deprecates (removal planned for Pillow 14).
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
@@ -37,6 +39,22 @@ def same_pixels(a: Image.Image, b: Image.Image) -> bool:
 @pytest.fixture
 def table() -> SimulatedI2C:
     return SimulatedI2C(populate=False)
+
+
+@pytest.fixture(autouse=True)
+def close_every_display(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Close every display a test made, so no retry timer outlives its test."""
+    made: list[Display] = []
+    original = Display.__init__
+
+    def tracked(self: Display, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        made.append(self)
+
+    monkeypatch.setattr(Display, "__init__", tracked)
+    yield
+    for display in made:
+        display.close()
 
 
 @pytest.mark.parametrize(("kind", "interface"), [("ssd1306", "i2c"), ("sh1106", "i2c"), ("ssd1306", "spi"),
@@ -213,3 +231,73 @@ def test_a_turned_panel_shows_the_frame_the_right_way_up_for_the_player(rotate: 
     assert not lit.image().getpixel((0, 0))
     with pytest.raises(DriverConfigError, match="0, 1, 2 or 3"):
         Display("x", rotate=4, backend="sim")
+
+
+def test_an_offline_panel_comes_back_by_itself_with_the_frame_it_missed(
+    table: SimulatedI2C, health_log: ReadingLog
+) -> None:
+    # Nobody calls retry() and the frame never changes: the driver's own timer brings the panel back.
+    flaky = table.add_panel(1, 0x3C)
+    display = open_display("seat1", bus=1, backend="sim", simulation=table, on_health=health_log,
+                           retry_interval=0.02)
+    try:
+        flaky.fail()
+        missed = frame_with("your turn")
+        assert not display.show(missed)
+        health_log.wait_for(lambda h: [r.online for r in h] == [True, False], "the panel to be reported offline")
+        flaky.repair()
+        health_log.wait_for(lambda h: [r.online for r in h] == [True, False, True], "the panel to come back")
+        assert same_pixels(flaky.image(), missed)
+        assert display.online
+    finally:
+        display.close()
+
+
+def test_a_closed_display_stops_retrying(table: SimulatedI2C, health_log: ReadingLog) -> None:
+    before = set(threading.enumerate())
+    display = open_display("seat9", bus=1, backend="sim", simulation=table, on_health=health_log,
+                           retry_interval=0.01)
+    timers = [t for t in threading.enumerate() if t not in before and t.name == "display-retry-seat9"]
+    assert len(timers) == 1, "a panel missing at start is retried by a timer"
+    display.close()
+    table.add_panel(1, 0x3C)
+    timers[0].join(WAIT)
+    assert [r.online for r in health_log.items] == [False], "no attempt after close()"
+    assert not display.online
+
+
+def test_without_auto_retry_only_show_or_retry_try_again(
+    table: SimulatedI2C, health_log: ReadingLog, manual_clock: ManualClock
+) -> None:
+    display = open_display("seat1", bus=1, backend="sim", simulation=table, on_health=health_log,
+                           clock=manual_clock, retry_interval=1, auto_retry=False)
+    assert not any(t.name == "display-retry-seat1" for t in threading.enumerate())
+    table.add_panel(1, 0x3C)
+    assert not display.show(frame_with("too soon"))  # the retry interval has not passed
+    manual_clock.advance(1)
+    assert display.show(frame_with("now"))
+    assert [r.online for r in health_log.items] == [False, True]
+
+
+@pytest.mark.parametrize(("options", "sentence"), [
+    ({"mux_address": 0x20, "mux_channel": 1}, displaysmod.BAD_MUX_ADDRESS.format(name="x", address=0x20)),
+    ({"bus": -1}, displaysmod.BAD_BUS_NUMBER.format(name="x", interface="I2C", bus=-1)),
+    ({"bus": "1"}, displaysmod.BAD_BUS_NUMBER.format(name="x", interface="I2C", bus="1")),
+    ({"interface": "spi", "spi_device": 3}, displaysmod.BAD_SPI_DEVICE.format(name="x", device=3)),
+    ({"interface": "spi", "dc_pin": 40}, displaysmod.BAD_GPIO.format(name="x", role="D/C", pin=40)),
+    ({"interface": "spi", "rst_pin": None}, displaysmod.BAD_GPIO.format(name="x", role="RST", pin=None)),
+    ({"retry_interval": 0}, displaysmod.BAD_RETRY.format(name="x", interval=0)),
+])
+def test_bad_wiring_values_are_refused_saying_what_to_give(options: dict[str, object], sentence: str) -> None:
+    with pytest.raises(DriverConfigError) as caught:
+        Display("x", backend="sim", simulation=SimulatedI2C(), **options)  # type: ignore[arg-type]
+    assert str(caught.value) == sentence
+
+
+def test_a_frame_that_is_not_an_image_is_refused_and_changes_nothing() -> None:
+    display = open_display("seat1", backend="sim", simulation=SimulatedI2C())
+    assert display.show(frame_with("kept"))
+    with pytest.raises(DriverConfigError) as caught:
+        display.show(b"\x00" * 1024)  # type: ignore[arg-type]
+    assert str(caught.value) == displaysmod.NOT_AN_IMAGE.format(name="seat1", got="bytes")
+    assert same_pixels(display.frame(), frame_with("kept"))
