@@ -212,6 +212,7 @@ class SerialHub:
         self._last_query = clock()
         self._stop = threading.Event()
         self._synced = threading.Event()  # set once the state list after a HELLO has ended (SYNC)
+        self._tried = threading.Event()  # set once the thread has tried to open the port
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         # In simulation, the fake microcontroller this hub talks to (closed with the hub).
@@ -250,7 +251,9 @@ class SerialHub:
         return self._reader_names.get(number, f"{self.name}:{number}")
 
     def wait_for_hello(self, timeout: float) -> HubHello | None:
-        """Block until the hub has said hello (or ``timeout`` real seconds pass); for hw-check."""
+        """Block until the hub has said hello, giving it ``timeout`` real seconds from the port's opening; for hw-check."""
+        # However slow the machine, the hub's time only starts once the thread has tried the port.
+        self._tried.wait(timeout)
         deadline = time.monotonic() + timeout
         while self.hello is None and time.monotonic() < deadline and not self._stop.is_set():
             time.sleep(0.02)
@@ -284,6 +287,12 @@ class SerialHub:
             self._check_heartbeat()
 
     def _connect(self) -> bool:
+        try:
+            return self._open_port()
+        finally:
+            self._tried.set()
+
+    def _open_port(self) -> bool:
         import serial  # the real library on the real code path, also in simulation
 
         port = self._fixed_port or find_port(self.serial_number or "", self._list_ports)

@@ -185,10 +185,13 @@ def test_a_hub_with_another_protocol_version_is_refused(
         driver.start()
         got = health_log.wait_count(1)
         assert got == [HealthReading("hub", False, hubmod.WRONG_PROTOCOL.format(theirs=2, ours=1))]
+        lines = driver.stats.lines
         future.place(2, UID7)
         future.beat()
-        assert driver.wait_for_hello(0.3) is None
+        wait_until(lambda: driver.stats.lines >= lines + 2, "the TAG and BEAT lines to be read")
+        assert driver.hello is None
         assert reading_log.items == []
+        assert not driver.online
     finally:
         driver.close()
         future.close()

@@ -221,3 +221,22 @@ def test_a_reader_closed_under_the_scanner_is_reported_offline(open_sim_reader: 
     reader.close()
     sweeps(scanner, 3)
     assert reading_log.items == [HealthReading("seat1", False, reader_module.CLOSED.format(name="seat1"))]
+
+
+def test_a_reader_dead_from_the_start_is_reported_and_picked_up_when_it_answers(
+    sim_rig: SimRig, open_sim_reader: OpenReader, reading_log: ReadingLog
+) -> None:
+    # Its board was not powered when the table started: the reader opens, but nothing answers.
+    sim_rig.chip(0, 1).lose_chip(0x00)
+    reader = open_sim_reader("seat2", 0, 1)
+    scanner = Scanner([reader], reading_log, retry_after=3)
+    scanner.sweep()
+    assert reading_log.items == [HealthReading("seat2", False, reader_module.NOT_FOUND.format(bus=0, device=1,
+                                                                                              version=0))]
+    chip_of(reader).restore_chip(power_cycled=True)
+    chip_of(reader).place(SimCard(CLASSIC))
+    sweeps(scanner, 4)
+    assert reading_log.items[1:] == [
+        HealthReading("seat2", True, BACK_ONLINE.format(chip="MFRC522 v2.0 (0x92)", label="SPI0.1")),
+        TagReading("tap", "seat2", "DE-AD-BE-EF"),
+    ]
