@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query, Request
 
 from engine.cards import ZONES
 from engine.rules.adjust import ADJUSTABLE
+from web.choices import asks
 from web.deps import GuardDep, TableDep, profile_of
 
 router = APIRouter(prefix="/api", tags=["state"])
@@ -28,6 +29,13 @@ def deck(table: TableDep,
     return [card for card in table.deck()
             if (kind is None or card.get("kind") == kind)
             and all(w in f"{card.get('id', '')} {card.get('name', '')}".lower() for w in words)]
+
+
+@router.get("/choices", summary="The steps only the page can give now, with the choices the rules allow")
+def choices(table: TableDep) -> dict[str, Any]:
+    """Actions on a club's turn (build, Office, Club potential, hire, Sponsor, token actions, pass), the cards to
+    suspend when Maintenance cannot be paid, and Objective results; each option is the engine event to submit."""
+    return {"asks": asks(profile_of(table), table.snapshot().get("game"))}
 
 
 @router.get("/session", summary="Whether this browser holds the PIN, and its CSRF token")

@@ -16,6 +16,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "/log": ("log", "What happened"),
     "/charts": ("charts", "Charts"),
     "/final": ("final", "Final scoring"),
+    "/play": ("play", "Play"),
     "/lineup": ("lineup", "Lineup"),
     "/admin": ("admin", "Admin"),
     "/sim": ("sim", "Virtual table"),

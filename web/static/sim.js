@@ -1,5 +1,6 @@
 // The virtual table: each seat's pad, buttons and screen, for playing without any hardware.
 import {cardNames, fill, h, live, post, say, session, unlockForm, words} from "./common.js";
+import {drawAsks} from "./turn.js";
 import {logItem, status} from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -74,6 +75,7 @@ function refreshScreens(screens) {
 await cardNames();
 live(async (snapshot) => {
   fill($("sim-status"), status(snapshot.game));
+  drawAsks($("asks"), $("asks-msg"));
   fill($("sim-log"), (snapshot.log || []).slice(-5).reverse().map(logItem));
   // A new game may seat other clubs: ask for the layout again when the seats playing change (only then, so what
   // someone is typing into a pad's box survives every other update).

@@ -17,7 +17,9 @@ export function status(game) {
   if (stage) parts.push(stage);
   if (game.turn) parts.push(`Seat ${game.turn}'s turn`);
   const waits = (game.awaiting || []).filter((w) => waitText(w));
-  const onPage = (w) => (["lineup", "kickoff"].includes(w.need) ? [" ", h("a", {href: "/lineup"}, "Open the Lineup page")] : null);
+  const onPage = (w) => (["lineup", "kickoff"].includes(w.need) ? [" ", h("a", {href: "/lineup"}, "Open the Lineup page")]
+    : ["action", "suspensions", "objective_result"].includes(w.need) && document.body.dataset.page !== "play"
+      && !document.getElementById("asks") ? [" ", h("a", {href: "/play"}, "Open the Play page")] : null);
   return [h("p", {class: "big", id: "when"}, parts.join(" · ")),
     waits.length ? h("ul", {class: "waiting"}, waits.map((w) => h("li", {}, waitText(w), onPage(w)))) : null];
 }
@@ -31,7 +33,7 @@ export function waitText(wait) {
     case "card": return `${who}: tap a ${wait.what || (wait.kinds || ["card"]).map(words).join(" or ").toLowerCase() + " card"}.`;
     case "roll": return `${who}: press the button to roll the ${wait.die || "die"}${wait.purpose ? ` (${words(wait.purpose).toLowerCase()})` : ""}${wait.team ? ` for ${words(wait.team)}` : ""}.`;
     case "keep_or_reroll": return `${who}: rolled ${wait.value} — press to reroll (1 Fanbase), hold to keep.`;
-    case "action": return `${who}: take an action (tap a card) or press the button to pass.`;
+    case "action": return `${who}: take an action — tap a card, or build, move on the Office track or raise a Stat on the page — or press the button to pass.`;
     case "lineup": return `${who}: set the lineup on the Lineup page.`;
     case "kickoff": return `${who}: kick off on the Lineup page.`;
     case "suspensions": return `${who}: ${wait.count} € of Maintenance missing — choose cards to suspend.`;

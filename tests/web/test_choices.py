@@ -1,0 +1,156 @@
+"""The steps only the page can give (build, Office, Club potential, hire, Sponsor, pass, Suspensions, Objectives)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+import engine
+from engine.errors import EngineError
+from web import choices
+from web.testing import StandInTable
+
+from .conftest import _lineup, play_until
+
+
+def _asks(client: TestClient) -> list[dict[str, Any]]:
+    response = client.get("/api/choices")
+    assert response.status_code == 200, response.text
+    return response.json()["asks"]
+
+
+def _filled(option: dict[str, Any], pick: int = 0) -> dict[str, Any]:
+    """The option's event with each field set to one of its choices, as the page's selects send it."""
+    event = dict(option["event"])
+    for f in option.get("fields", []):
+        value = f["choices"][pick % len(f["choices"])]["value"]
+        event[f["name"]] = [*event.get(f["name"], []), value] if f.get("list") else value
+    return event
+
+
+def _club(client: TestClient, seat: int) -> dict[str, Any]:
+    return next(c for c in client.get("/api/state").json()["game"]["clubs"] if c["seat"] == seat)
+
+
+def test_no_game_no_asks(client: TestClient) -> None:
+    assert _asks(client) == []
+
+
+def test_the_club_on_turn_is_offered_build_office_potential_and_pass(
+        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+    view = play_until(client, game, "tuesday")
+    (ask,) = _asks(client)
+    assert (ask["seat"], ask["need"]) == (view["turn"], "action")
+    kinds = {o["event"]["type"] for o in ask["options"]}
+    assert {"build", "office", "potential", "pass", "hire_player", "sponsor"} <= kinds
+    forbidden = table.profile.board.potential_forbidden
+    refused = next(o for o in ask["options"] if o["event"] == {"type": "potential", "seat": ask["seat"], "stat": forbidden})
+    assert refused["why_not"] == choices.STAT_FORBIDDEN.format(stat=forbidden.capitalize())
+
+
+def test_every_option_offered_without_a_reason_is_accepted_by_the_rules(
+        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+    play_until(client, game, "tuesday")
+    client.post("/api/actions/correction", json={"seat": 1, "what": "budget", "delta": 20, "reason": "test money"},
+                headers=game)
+    (ask,) = _asks(client)
+    offered = [o for o in ask["options"] if "why_not" not in o]
+    assert {o["event"]["type"] for o in offered} >= {"build", "office", "potential", "hire_player", "sponsor", "pass"}
+    assert table.state is not None
+    for option in offered:
+        try:
+            engine.apply(table.profile, table.state, _filled(option))
+        except EngineError as refusal:
+            raise AssertionError(f"{option['label']} was offered but refused: {refusal}") from refusal
+
+
+def test_building_from_the_page_pays_and_then_that_kind_is_no_longer_offered(
+        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+    view = play_until(client, game, "tuesday")
+    seat = view["turn"]
+    kind = table.profile.board.infrastructure[0]
+    client.post("/api/actions/correction", json={"seat": seat, "what": "budget", "delta": kind.cost, "reason": "test"},
+                headers=game)
+    budget = _club(client, seat)["resources"]["budget"]
+    option = next(o for o in _asks(client)[0]["options"] if o["event"].get("kind") == kind.id)
+    assert "why_not" not in option
+    response = client.post("/api/actions/event", json=option["event"], headers=game)
+    assert response.status_code == 200, response.text
+    club = _club(client, seat)
+    assert [i["kind"] for i in club["infrastructure"]] == [kind.id]
+    assert club["resources"]["budget"] == budget - kind.cost
+    # The next club is on turn now; a poor club is told what building costs instead of being offered it.
+    nxt = _asks(client)[0]
+    assert nxt["seat"] != seat
+    if _club(client, nxt["seat"])["resources"]["budget"] < kind.cost:
+        again = next(o for o in nxt["options"] if o["event"].get("kind") == kind.id)
+        assert again["why_not"].startswith(f"needs {kind.cost} €")
+
+
+def test_a_whole_game_is_played_with_the_page_choices_alone(
+        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+    """Every turn, Suspension choice and Objective answered from /api/choices (rolls and cards as the table gives them)."""
+    rotate, rolls = itertools.count(), itertools.count()
+    seen: set[str] = set()
+    for _ in range(3000):
+        view = client.get("/api/state").json()["game"]
+        if view["stage"] == "over":
+            break
+        wait = view["awaiting"][0]
+        if wait["need"] in ("action", "suspensions", "objective_result"):
+            ask = next(a for a in _asks(client) if a["seat"] == wait["seat"] and a["need"] == wait["need"])
+            offered = [o for o in ask["options"] if "why_not" not in o
+                       and all(f["choices"] for f in o.get("fields", []))]
+            n = next(rotate)
+            # Mostly pass, so the game moves on; now and then take another action the page offers.
+            option = offered[n % len(offered)] if n % 3 == 0 else offered[-1]
+            event = _filled(option, n)
+            seen.add(event["type"])
+        elif wait["need"] == "lineup":
+            event = _lineup(next(c for c in view["clubs"] if c["seat"] == wait["seat"]), client.get("/api/rules").json()["pitch"])
+        else:
+            event = _answer(client, view, wait, n=next(rolls))
+        response = client.post("/api/actions/event", json=event, headers=game)
+        assert response.status_code == 200, (event, response.text)
+    else:
+        raise AssertionError(f"the game did not end: {view['stage']} week {view['week']}, {view['awaiting'][:2]}, {event}")
+    assert "pass" in seen
+    assert len(seen - {"pass", "objective_result", "suspensions"}) >= 2
+    assert client.get("/api/state").json()["game"]["final"]
+
+
+def _answer(client: TestClient, view: dict[str, Any], wait: dict[str, Any], n: int) -> dict[str, Any]:
+    """What the pads and buttons give: a Board meeting card, a die result, keep, a kick-off."""
+    seat, need = wait["seat"], wait["need"]
+    if need == "kickoff":
+        return {"type": "kickoff", "seat": seat}
+    if need == "keep_or_reroll":
+        return {"type": "keep", "seat": seat}
+    if need == "roll":
+        return {"type": "roll", "seat": seat, "value": 1 + n % 6, **({"team": wait["team"]} if wait.get("team") else {})}
+    if need == "card":
+        drawn = {c["board_card"] for c in view["clubs"]}
+        cards = client.get("/api/deck", params={"kind": "board_meeting"}).json()
+        return {"type": "board_meeting", "seat": seat, "card": next(c["id"] for c in cards if c["id"] not in drawn)}
+    raise AssertionError(f"cannot answer {wait}")
+
+
+def test_suspensions_ask_for_one_card_per_missing_euro_from_the_club() -> None:
+    club = {"seat": 2, "name": "Riverside Town", "players": [{"id": "vet_01", "name": "Old Hand"}],
+            "staff": [{"id": "st_02", "name": "Physio"}]}
+    (ask,) = choices.asks(engine.load_profile(), {"clubs": [club], "awaiting": [{"seat": 2, "need": "suspensions", "count": 2}]})
+    (option,) = ask["options"]
+    assert [f["name"] for f in option["fields"]] == ["cards", "cards"]
+    assert {c["value"] for c in option["fields"][0]["choices"]} == {"vet_01", "st_02"}
+    assert _filled(option, 1) == {"type": "suspensions", "seat": 2, "cards": ["vet_01", "vet_01"]}
+
+
+def test_an_objective_the_data_cannot_check_is_asked_with_three_answers() -> None:
+    profile = engine.load_profile()
+    card = profile.cards_of("objective")[0]
+    club = {"seat": 1, "name": "Middleham", "objective": card.id}
+    (ask,) = choices.asks(profile, {"clubs": [club], "awaiting": [{"seat": 1, "need": "objective_result", "card": card.id}]})
+    assert card.name in ask["title"]
+    assert [o["event"]["result"] for o in ask["options"]] == ["fulfilled", "perfect", "missed"]

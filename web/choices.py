@@ -1,0 +1,177 @@
+"""The steps only the page can give: what the table cannot sense, offered as the choices the rules allow now.
+
+Built from the game view and the board profile, so it works with any table behind ``web.interface.Table``.
+Each ask answers one thing the engine waits for (``awaiting``); each of its options is a complete engine event
+(plus ``fields`` a person picks first) and, when the rules refuse it now, ``why_not`` says why in a sentence.
+The engine still checks every event it receives: these lists only spare a newcomer from choices that cannot work.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cards import STATS, Ability, PlayerCard, Profile, Sponsor, Staff
+
+CONTRACTS = ("megaphone", "adboard", "shirt")
+RESULTS = (("fulfilled", "Fulfilled"), ("perfect", "Fulfilled perfectly"), ("missed", "Missed"))
+PAD_HINT = ("Hiring a Player, Youngster or Staff, taking a Sponsor, or using a card you hold: tap the card on "
+            "your pad (on the Virtual table: pick it under your seat's pad and press Place), or choose it here.")
+NOT_AFFORDABLE = "needs {cost} €, the club has {budget} €"
+BUILT_ALL = "built already ({copies} allowed)"
+OFFICE_TOP = "the Office marker is on the top space"
+STAT_FORBIDDEN = "Club potential never raises {stat}"
+STAT_TOP = "{stat} is at the top level ({level})"
+FREE_ONLY = "the club has taken its action this turn"
+SLOTS_FULL = "no free {contract} slot"
+EXHAUSTED = "used already this round"
+
+
+def _money(cost: int, budget: int) -> str | None:
+    return NOT_AFFORDABLE.format(cost=cost, budget=budget) if cost > budget else None
+
+
+def _option(label: str, event: dict[str, Any], why_not: str | None = None, **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"label": label, "event": event, **extra}
+    if why_not:
+        out["why_not"] = why_not
+    return out
+
+
+def _names(items: list[dict[str, Any]]) -> list[dict[str, str]]:
+    return [{"value": str(i["id"]), "label": str(i.get("name") or i["id"])} for i in items]
+
+
+def _owned(game: dict[str, Any]) -> set[str]:
+    """Every card some club holds (the rest are still in the decks or the Transfer area)."""
+    out: set[str] = set()
+    for c in game.get("clubs", []):
+        out.update(p["id"] for p in c.get("players", []))
+        out.update(s["id"] for s in c.get("staff", []))
+        out.update(d["id"] for d in c.get("directors", []))
+        sponsors = c.get("sponsors", {})
+        out.update(x for x in [sponsors.get("shirt"), *sponsors.get("adboards", []), *sponsors.get("megaphones", [])] if x)
+    return out
+
+
+def _targets(ability: Ability, club: dict[str, Any]) -> list[dict[str, Any]]:
+    """The pick a card's action needs: a footballer or a Staff card of the club."""
+    wanted = {e.get("target") for e in ability.effects} | {e.get("to") for e in ability.effects}
+    if wanted & {"chosen_player", "chosen_youngster"}:
+        pool = club.get("players", [])
+    elif "chosen_staff" in wanted:
+        pool = club.get("staff", [])
+    elif "chosen_card" in wanted:
+        pool = club.get("players", []) + club.get("staff", [])
+    else:
+        return []
+    return [{"name": "targets", "label": "On which card", "list": True, "choices": _names(pool)}]
+
+
+def _turn(profile: Profile, game: dict[str, Any], club: dict[str, Any], free_only: bool) -> list[dict[str, Any]]:
+    """A club's turn on Tuesday to Thursday: every action the page can give, with the reason when one cannot be taken."""
+    board = profile.board
+    seat = club["seat"]
+    budget = int(club.get("resources", {}).get("budget", 0))
+    stats = club.get("stats", {})
+    options: list[dict[str, Any]] = []
+    built = [i["kind"] for i in club.get("infrastructure", [])]
+    for kind in board.infrastructure:
+        why = FREE_ONLY if free_only else (BUILT_ALL.format(copies=kind.copies) if built.count(kind.id) >= kind.copies
+                                           else _money(kind.cost, budget))
+        options.append(_option(f"Build {kind.name} ({kind.cost} €, {kind.vp} VP)",
+                               {"type": "build", "seat": seat, "kind": kind.id}, why, group="build"))
+    office = int(club.get("office", 0))
+    if office < len(board.office):
+        space = board.office[office]
+        options.append(_option(f"Move up the Office track to space {office + 1} ({space.cost} €)",
+                               {"type": "office", "seat": seat}, FREE_ONLY if free_only else _money(space.cost, budget),
+                               group="office"))
+    else:
+        options.append(_option("Move up the Office track", {"type": "office", "seat": seat}, OFFICE_TOP, group="office"))
+    for stat in STATS:
+        level = int(stats.get(stat, 0))
+        why = (FREE_ONLY if free_only else STAT_FORBIDDEN.format(stat=stat.capitalize()) if stat == board.potential_forbidden
+               else STAT_TOP.format(stat=stat.capitalize(), level=level) if level >= board.stat_max else None)
+        options.append(_option(f"Raise {stat.capitalize()} (level {level}): roll more than {level} on the d6",
+                               {"type": "potential", "seat": seat, "stat": stat}, why, group="potential"))
+    options += _cards_to_take(profile, game, club, free_only)
+    for token in club.get("infrastructure", []):
+        kind = board.infrastructure_kind(token["kind"])
+        for ability in (a for a in kind.abilities if a.timing == "action"):
+            cost = ", ".join(f"{n} {r}" for r, n in ability.cost) or "nothing"
+            event = {"type": "use_card", "seat": seat, "card": kind.id, **({"free": True} if free_only else {})}
+            options.append(_option(f"Use {kind.name}{' as the free action' if free_only else ''} (pays {cost}): {ability.text}",
+                                   event, EXHAUSTED if token.get("exhausted") else None, group="use",
+                                   fields=_targets(ability, club)))
+    options.append(_option("End the turn" if free_only else "Pass (take no action)", {"type": "pass", "seat": seat},
+                           group="pass"))
+    return options
+
+
+def _cards_to_take(profile: Profile, game: dict[str, Any], club: dict[str, Any], free_only: bool) -> list[dict[str, Any]]:
+    """Hiring and Sponsor contracts from the page, for a pad that missed the card (the pad is the usual way)."""
+    seat = club["seat"]
+    owned = _owned(game)
+    budget = int(club.get("resources", {}).get("budget", 0))
+    out: list[dict[str, Any]] = []
+    for kind, event_type, label in (("player", "hire_player", "Hire a Player"), ("youngster", "hire_youngster", "Hire the Youngster drawn"),
+                                    ("staff", "hire_staff", "Hire a Staff card")):
+        free = [c for c in profile.cards_of(kind) if c.id not in owned]
+        choices = [{"value": c.id, "label": f"{c.name} ({_cost(c)} €)"} for c in free if _cost(c) <= budget]
+        why = (FREE_ONLY if free_only else None if choices else
+               f"no {kind} card the club can pay for is left" if free else f"no {kind} card is left to hire")
+        out.append(_option(label, {"type": event_type, "seat": seat}, why, group="hire",
+                           fields=[{"name": "card", "label": "Which card", "choices": choices}]))
+    sponsors = club.get("sponsors", {})
+    slots = dict(profile.board.sponsor_slots)
+    adboard_slots = slots.get("adboard", 0) + sum(profile.board.infrastructure_kind(i["kind"]).adboard_slots
+                                                  for i in club.get("infrastructure", []))
+    open_contracts = [c for c in CONTRACTS if c == "megaphone"
+                      or (c == "shirt" and not sponsors.get("shirt") and slots.get("shirt", 1) > 0)
+                      or (c == "adboard" and len(sponsors.get("adboards", [])) < adboard_slots)]
+    free_sponsors = [c for c in profile.cards_of("sponsor") if c.id not in owned and isinstance(c, Sponsor)]
+    why = FREE_ONLY if free_only else None if free_sponsors else "no Sponsor card is left"
+    out.append(_option("Take a Sponsor", {"type": "sponsor", "seat": seat}, why, group="sponsor", fields=[
+        {"name": "card", "label": "Which Sponsor", "choices": _names([{"id": c.id, "name": c.name} for c in free_sponsors])},
+        {"name": "contract", "label": "Contract", "choices": [{"value": c, "label": c.capitalize()} for c in open_contracts]}]))
+    return out
+
+
+def _cost(card: Any) -> int:
+    if isinstance(card, PlayerCard):
+        return card.untrained.cost
+    return card.cost if isinstance(card, Staff) else 0
+
+
+def asks(profile: Profile, game: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """What the table waits for that a page step answers, each with its options (see the module's description)."""
+    if not game:
+        return []
+    clubs = {c["seat"]: c for c in game.get("clubs", [])}
+    out: list[dict[str, Any]] = []
+    for wait in game.get("awaiting", []):
+        seat, need = wait.get("seat"), wait.get("need")
+        club = clubs.get(seat)
+        if club is None:
+            continue
+        who = f"Seat {seat} ({club.get('name', '')})"
+        if need == "action":
+            free_only = bool(wait.get("free_only"))
+            out.append({"seat": seat, "need": need, "title": f"{who}: your turn" + (" — the free action or end the turn" if free_only else ""),
+                        "hint": PAD_HINT, "options": _turn(profile, game, club, free_only)})
+        elif need == "suspensions":
+            count = int(wait.get("count", 0))
+            pool = club.get("staff", []) + club.get("players", [])
+            out.append({"seat": seat, "need": need, "count": count,
+                        "title": f"{who}: {count} € of Maintenance cannot be paid",
+                        "hint": f"Choose {count} Staff or Player card(s): each gets 2 Suspension tokens (the same card may be chosen twice).",
+                        "options": [_option("Suspend these", {"type": "suspensions", "seat": seat}, None, fields=[
+                            {"name": "cards", "label": f"Card {i + 1}", "list": True, "choices": _names(pool)} for i in range(count)])]})
+        elif need == "objective_result":
+            card = wait.get("card") or club.get("objective")
+            name = profile.cards[card].name if card in profile.cards else "its Objective"
+            out.append({"seat": seat, "need": need, "title": f"{who}: how did {name} go?",
+                        "hint": "The table cannot check this Objective by itself: look at the card and say.",
+                        "options": [_option(label, {"type": "objective_result", "seat": seat, "result": value})
+                                    for value, label in RESULTS]})
+    return out
