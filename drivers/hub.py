@@ -48,6 +48,30 @@ WRONG_PROTOCOL = (
 )
 HUB_ONLINE = "hub on {port}: protocol {version}, {readers} readers, firmware {firmware}"
 NO_PORT_GIVEN = "The hub needs either a USB serial number or a port (e.g. /dev/ttyACM0)."
+BAD_HUB_NAME = "A hub needs a name (it names its readers '<hub>:<n>'), got {name!r}."
+BAD_BAUDRATE = "The hub {name!r} has baud rate {baud!r}; the firmware speaks 115200 (give a whole number of baud)."
+BAD_HEARTBEAT = "The hub {name!r} has heartbeat_timeout={seconds!r}; give seconds above 1 (the hub beats every second)."
+BAD_READER_NUMBER = "The hub {name!r} has no reader {number!r}: its readers are numbered from 1."
+BAD_READER_COUNT = "The hub {name!r} has readers={readers!r}; give how many reader slots it has (1 or more)."
+LINES_REJECTED = "rejecting lines ({detail}); later ones are counted in stats until a good line comes"
+LINES_GOOD_AGAIN = "good lines again after {count} rejected"
+
+
+def _check_settings(name: str, serial_number: str | None, port: str | None, baudrate: int,
+                    heartbeat_timeout: float, reader_names: Mapping[int, str] | None) -> None:
+    """Raise DriverConfigError saying which setting of a hub cannot work."""
+    if not serial_number and not port:
+        raise DriverConfigError(NO_PORT_GIVEN)
+    if not isinstance(name, str) or not name.strip():
+        raise DriverConfigError(BAD_HUB_NAME.format(name=name))
+    if isinstance(baudrate, bool) or not isinstance(baudrate, int) or baudrate <= 0:
+        raise DriverConfigError(BAD_BAUDRATE.format(name=name, baud=baudrate))
+    if isinstance(heartbeat_timeout, bool) or not isinstance(heartbeat_timeout, (int, float)) \
+            or heartbeat_timeout <= 1:
+        raise DriverConfigError(BAD_HEARTBEAT.format(name=name, seconds=heartbeat_timeout))
+    for number in reader_names or {}:
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise DriverConfigError(BAD_READER_NUMBER.format(name=name, number=number))
 
 
 def checksum(body: str) -> int:
@@ -185,8 +209,7 @@ class SerialHub:
         clock: Callable[[], float] = time.monotonic,
         list_ports: Callable[[], Iterable[Any]] | None = None,
     ) -> None:
-        if not serial_number and not port:
-            raise DriverConfigError(NO_PORT_GIVEN)
+        _check_settings(name, serial_number, port, baudrate, heartbeat_timeout, reader_names)
         self.name = name
         self.serial_number = serial_number
         self._fixed_port = port
@@ -207,6 +230,7 @@ class SerialHub:
         self._incompatible = False
         self._serial: Any = None
         self._buffer = bytearray()
+        self._rejected_run = 0  # rejected lines since the last good one
         self._online: bool | None = None
         self._last_line = clock()
         self._last_query = clock()
@@ -343,7 +367,10 @@ class SerialHub:
                 if len(self._buffer) > MAX_LINE + 8:
                     # A line that never ends is noise (wrong baud rate, a bootloader): drop it.
                     self.stats.garbled += 1
-                    log.warning("hub %s: dropped %d bytes without a line end", self.name, len(self._buffer))
+                    self._rejected_run += 1
+                    (log.warning if self._rejected_run == 1 else log.debug)(
+                        "hub %s: %s", self.name,
+                        LINES_REJECTED.format(detail=f"{len(self._buffer)} bytes without a line end"))
                     self._buffer.clear()
                 return
             line = bytes(self._buffer[: end + 1])
@@ -365,7 +392,17 @@ class SerialHub:
                 self.stats.unknown += 1
             else:
                 self.stats.garbled += 1
-            log.warning("hub %s: %s", self.name, exc)
+            self._rejected_run += 1
+            # Logged when lines start going bad (a wrong baud rate garbles every one), not for each.
+            if self._rejected_run == 1:
+                log.warning("hub %s: %s", self.name, LINES_REJECTED.format(detail=exc))
+            else:
+                log.debug("hub %s: %s", self.name, exc)
+            return
+        if self._rejected_run:
+            if self._rejected_run > 1:
+                log.info("hub %s: %s", self.name, LINES_GOOD_AGAIN.format(count=self._rejected_run))
+            self._rejected_run = 0
 
     def _reader_number(self, text: str) -> int:
         try:
@@ -682,18 +719,25 @@ def open_hub(
     """Open a hub (not yet started): the real port, or in simulation a ``SimulatedHub`` as ``hub.simulator``."""
     simulator: SimulatedHub | None = None
     list_ports = None
+    if isinstance(readers, bool) or not isinstance(readers, int) or readers < 1:
+        raise DriverConfigError(BAD_READER_COUNT.format(name=name, readers=readers))
     if default_backend(backend) == "sim":
         simulator = SimulatedHub(readers=readers, serial_number=serial_number or f"SIM-{name}")
         serial_number, port, list_ports = simulator.serial_number, None, simulator.comports
-    hub = SerialHub(
-        on_reading,
-        serial_number=serial_number,
-        port=port,
-        name=name,
-        on_health=on_health,
-        reader_names=reader_names,
-        baudrate=baudrate,
-        list_ports=list_ports,
-    )
+    try:
+        hub = SerialHub(
+            on_reading,
+            serial_number=serial_number,
+            port=port,
+            name=name,
+            on_health=on_health,
+            reader_names=reader_names,
+            baudrate=baudrate,
+            list_ports=list_ports,
+        )
+    except BaseException:
+        if simulator is not None:
+            simulator.close()  # nothing will ever close the fake microcontroller otherwise
+        raise
     hub.simulator = simulator
     return hub

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -235,6 +236,45 @@ def test_parse_line_says_what_is_wrong() -> None:
 def test_a_hub_needs_a_serial_number_or_a_port(reading_log: ReadingLog) -> None:
     with pytest.raises(DriverConfigError, match="serial number or a port"):
         SerialHub(reading_log)
+
+
+@pytest.mark.parametrize(("options", "sentence"), [
+    ({"name": " "}, hubmod.BAD_HUB_NAME.format(name=" ")),
+    ({"baudrate": "fast"}, hubmod.BAD_BAUDRATE.format(name="hub", baud="fast")),
+    ({"baudrate": 0}, hubmod.BAD_BAUDRATE.format(name="hub", baud=0)),
+    ({"heartbeat_timeout": 0.5}, hubmod.BAD_HEARTBEAT.format(name="hub", seconds=0.5)),
+    ({"reader_names": {0: "seat1.tap"}}, hubmod.BAD_READER_NUMBER.format(name="hub", number=0)),
+    ({"reader_names": {"1": "seat1.tap"}}, hubmod.BAD_READER_NUMBER.format(name="hub", number="1")),
+])
+def test_bad_hub_settings_are_refused_saying_what_to_give(reading_log: ReadingLog, options: dict[str, object],
+                                                          sentence: str) -> None:
+    with pytest.raises(DriverConfigError) as caught:
+        SerialHub(reading_log, serial_number=SERIAL, **options)  # type: ignore[arg-type]
+    assert str(caught.value) == sentence
+
+
+def test_a_bad_simulated_hub_leaves_no_fake_microcontroller_running(reading_log: ReadingLog) -> None:
+    with pytest.raises(DriverConfigError) as caught:
+        open_hub(reading_log, name="left", baudrate=-1, backend="sim")
+    assert str(caught.value) == hubmod.BAD_BAUDRATE.format(name="left", baud=-1)
+    with pytest.raises(DriverConfigError) as caught:
+        open_hub(reading_log, name="left", readers=0, backend="sim")
+    assert str(caught.value) == hubmod.BAD_READER_COUNT.format(name="left", readers=0)
+
+
+def test_a_run_of_garbled_lines_is_logged_once_and_counted(
+    hub: SerialHub, plugged: SimulatedHub, reading_log: ReadingLog, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="drivers.hub")
+    for _ in range(40):  # what a wrong baud rate looks like
+        plugged.send_raw(b"\xf0\x0f garbage \x80\r\n")
+    plugged.place(1, UID7)
+    reading_log.wait_count(1)
+    assert hub.stats.garbled == 40
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO and "line" in r.getMessage()]
+    assert len(said) == 2, said
+    assert said[0].startswith("hub hub: " + hubmod.LINES_REJECTED.split("{")[0] + "hub line rejected (garbled)")
+    assert said[1] == "hub hub: " + hubmod.LINES_GOOD_AGAIN.format(count=40)
 
 
 def test_open_hub_in_simulation_drives_a_fake_microcontroller(
