@@ -383,6 +383,11 @@ class SerialHub:
         try:
             message = parse_line(line)
             self._last_line = self._clock()
+            if self._rejected_run:
+                # Said before the line is acted on, so whoever sees its reading also sees this.
+                if self._rejected_run > 1:
+                    log.info("hub %s: %s", self.name, LINES_GOOD_AGAIN.format(count=self._rejected_run))
+                self._rejected_run = 0
             self._handle(message)
         except HubProtocolError as exc:
             reason = getattr(exc, "reason", "garbled")
@@ -398,11 +403,6 @@ class SerialHub:
                 log.warning("hub %s: %s", self.name, LINES_REJECTED.format(detail=exc))
             else:
                 log.debug("hub %s: %s", self.name, exc)
-            return
-        if self._rejected_run:
-            if self._rejected_run > 1:
-                log.info("hub %s: %s", self.name, LINES_GOOD_AGAIN.format(count=self._rejected_run))
-            self._rejected_run = 0
 
     def _reader_number(self, text: str) -> int:
         try:
