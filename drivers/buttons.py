@@ -28,6 +28,8 @@ PIN_REFUSED = "GPIO {pin} cannot be used for the button {name!r}: {reason}"
 UNKNOWN_BUTTON = "There is no button named {name!r}; known buttons: {known}."
 LED_MODES = ("on", "off", "blink")
 BAD_LED_MODE = "The LED of {name!r} can be 'on', 'off' or 'blink', not {mode!r}."
+BAD_TIMING = ("The button {name!r} needs seconds with 0 <= debounce < hold time (got debounce={debounce!r}, "
+              "hold_time={hold_time!r}).")
 NO_LED = "The button {name!r} has no LED: give it an led_pin in the table file."
 
 
@@ -41,10 +43,10 @@ class Debouncer:
     """
 
     def __init__(self, name: str, debounce: float = DEBOUNCE, hold_time: float | None = HOLD_TIME) -> None:
-        if debounce < 0 or (hold_time is not None and hold_time <= debounce):
-            raise DriverConfigError(
-                f"The button {name!r} needs 0 <= debounce < hold time (got {debounce} and {hold_time})."
-            )
+        numbers = (debounce,) if hold_time is None else (debounce, hold_time)
+        if not all(isinstance(n, (int, float)) and not isinstance(n, bool) for n in numbers) \
+                or debounce < 0 or (hold_time is not None and hold_time <= debounce):
+            raise DriverConfigError(BAD_TIMING.format(name=name, debounce=debounce, hold_time=hold_time))
         self.name = name
         self.debounce = debounce
         self.hold_time = hold_time

@@ -27,6 +27,7 @@ SCRIPTED_FACE_MISSING = (
 )
 DIE_WITHOUT_FACES = "The die {name!r} has no faces: give it at least two."
 DIE_NAME_EMPTY = "A die needs a name, e.g. 'd6' or 'blue'."
+DIE_FACES_NOT_NUMBERS = "The die {name!r} has faces {faces}; every face must be a whole number, e.g. (1, 1, 2, 2, 3, 3)."
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,12 +38,16 @@ class Die:
     faces: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        if not self.name.strip():
+        if not isinstance(self.name, str) or not self.name.strip():
             raise DriverConfigError(DIE_NAME_EMPTY)
-        if len(self.faces) < 2:
+        if isinstance(self.faces, (str, bytes)) or len(self.faces) < 2:
             raise DriverConfigError(DIE_WITHOUT_FACES.format(name=self.name))
-        # Accept any iterable of ints from data files, but store a tuple so the die stays hashable.
-        object.__setattr__(self, "faces", tuple(int(f) for f in self.faces))
+        # Accept any iterable of whole numbers from data files, but store a tuple so the die stays hashable.
+        faces = tuple(self.faces)
+        if not all(isinstance(f, int) and not isinstance(f, bool) or isinstance(f, str) and f.strip().isdigit()
+                   for f in faces):
+            raise DriverConfigError(DIE_FACES_NOT_NUMBERS.format(name=self.name, faces=list(faces)))
+        object.__setattr__(self, "faces", tuple(int(f) for f in faces))
 
 
 def standard_die(sides: int) -> Die:

@@ -33,6 +33,9 @@ LIFT_AFTER = 4  # empty polls in a row before a card counts as lifted
 RETRY_AFTER = 33  # sweeps between probes of an offline reader (about one second)
 
 BACK_ONLINE = "{chip} answers again on {label}."
+DUPLICATE_NAMES = "Two readers share a name ({names}): give every pad its own name."
+BAD_SETTINGS = ("The scanner needs interval > 0 seconds and whole numbers of sweeps lift_after >= 1 and "
+                "retry_after >= 1 (got interval={interval!r}, lift_after={lift_after!r}, retry_after={retry_after!r}).")
 
 
 class PollableReader(Protocol):
@@ -71,9 +74,12 @@ class Scanner:
                  retry_after: int = RETRY_AFTER, owns_readers: bool = False) -> None:
         names = [r.name for r in readers]
         if len(set(names)) != len(names):
-            raise DriverConfigError(f"Two readers share a name ({', '.join(names)}): give every pad its own name.")
-        if interval <= 0 or lift_after < 1 or retry_after < 1:
-            raise DriverConfigError("The scanner needs interval > 0 s, lift_after >= 1 and retry_after >= 1 sweeps.")
+            raise DriverConfigError(DUPLICATE_NAMES.format(names=", ".join(names)))
+        counts_ok = all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in (lift_after, retry_after))
+        interval_ok = isinstance(interval, (int, float)) and not isinstance(interval, bool) and interval > 0
+        if not counts_ok or not interval_ok:
+            raise DriverConfigError(BAD_SETTINGS.format(interval=interval, lift_after=lift_after,
+                                                        retry_after=retry_after))
         self._pads = [_PadState(r) for r in readers]
         self._on_reading = on_reading
         self._interval = interval

@@ -265,3 +265,11 @@ def test_a_press_counts_even_when_nothing_polled_while_it_lasted() -> None:
     debouncer.edge(True, 30.0)
     debouncer.edge(False, 30.01)  # chatter shorter than the debounce time, never polled: still nothing
     assert debouncer.poll(31.0) == []
+
+
+@pytest.mark.parametrize(("debounce", "hold_time"), [(0.5, 0.2), ("0.03", 1.0), (0.03, "1"), (-0.01, 1.0),
+                                                     (True, 1.0)])
+def test_bad_button_timings_are_refused_saying_what_to_give(debounce: object, hold_time: object) -> None:
+    with pytest.raises(DriverConfigError) as caught:
+        Debouncer("seat1", debounce=debounce, hold_time=hold_time)  # type: ignore[arg-type]
+    assert str(caught.value) == buttonsmod.BAD_TIMING.format(name="seat1", debounce=debounce, hold_time=hold_time)

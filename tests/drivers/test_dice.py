@@ -85,3 +85,14 @@ def test_open_dice_scripts_only_in_simulation(monkeypatch: pytest.MonkeyPatch) -
     assert isinstance(open_dice("real", script=[1]), SystemDice)
     monkeypatch.setenv("TOUCHLINE_BACKEND", "sim")
     assert open_dice("real", script=[2]).roll(D6) == 2
+
+
+@pytest.mark.parametrize("faces", [("one", "two"), (1.5, 2), (True, False), "123456"])
+def test_a_die_whose_faces_are_not_whole_numbers_is_refused(faces: object) -> None:
+    with pytest.raises(DriverConfigError) as caught:
+        Die("odd", faces)  # type: ignore[arg-type]
+    if isinstance(faces, str):
+        assert str(caught.value) == dice.DIE_WITHOUT_FACES.format(name="odd")
+    else:
+        assert str(caught.value) == dice.DIE_FACES_NOT_NUMBERS.format(name="odd", faces=list(faces))  # type: ignore[call-overload]
+    assert Die("blue", ["1", "1", "2", "2", "3", "3"]).faces == (1, 1, 2, 2, 3, 3), "numbers from a data file"

@@ -10,6 +10,7 @@ import pytest
 from drivers.base import HealthReading, TagReading
 from drivers.errors import DriverConfigError
 from drivers.rfid import reader as reader_module
+from drivers.rfid import scanner as scanner_module
 from drivers.rfid.reader import Reader
 from drivers.rfid.scanner import BACK_ONLINE, Scanner, open_scanner
 from drivers.rfid.sim import SimCard, SimMfrc522, SimRig, sim_card
@@ -189,12 +190,19 @@ def test_thread_delivers_taps_and_lifts_and_stops(open_sim_reader: OpenReader, r
                                            ("lift", "seat1", "04-A3-1F-2B-3C-4D-80")]
 
 
-def test_scanner_settings_are_checked(open_sim_reader: OpenReader, reading_log: ReadingLog) -> None:
+@pytest.mark.parametrize("settings", [{"lift_after": 0}, {"retry_after": 2.5}, {"interval": 0}, {"interval": "fast"},
+                                      {"lift_after": True}])
+def test_scanner_settings_are_checked(open_sim_reader: OpenReader, reading_log: ReadingLog,
+                                      settings: dict[str, object]) -> None:
     reader = open_sim_reader("seat1")
-    with pytest.raises(DriverConfigError):
+    with pytest.raises(DriverConfigError) as caught:
         Scanner([reader, reader], reading_log)
-    with pytest.raises(DriverConfigError):
-        Scanner([reader], reading_log, lift_after=0)
+    assert str(caught.value) == scanner_module.DUPLICATE_NAMES.format(names="seat1, seat1")
+    with pytest.raises(DriverConfigError) as caught:
+        Scanner([reader], reading_log, **settings)  # type: ignore[arg-type]
+    given = {"interval": scanner_module.SWEEP_INTERVAL, "lift_after": scanner_module.LIFT_AFTER,
+             "retry_after": scanner_module.RETRY_AFTER} | settings
+    assert str(caught.value) == scanner_module.BAD_SETTINGS.format(**given)
 
 
 def test_open_scanner_opens_the_pads_and_closes_them_on_stop(sim_rig: SimRig, reading_log: ReadingLog) -> None:
