@@ -53,6 +53,8 @@ BAD_BAUDRATE = "The hub {name!r} has baud rate {baud!r}; the firmware speaks 115
 BAD_HEARTBEAT = "The hub {name!r} has heartbeat_timeout={seconds!r}; give seconds above 1 (the hub beats every second)."
 BAD_READER_NUMBER = "The hub {name!r} has no reader {number!r}: its readers are numbered from 1."
 BAD_READER_COUNT = "The hub {name!r} has readers={readers!r}; give how many reader slots it has (1 or more)."
+READER_ZERO = ("the hub {name!r} numbers its readers from 1 (drivers/HUB_PROTOCOL.md), so no reading will ever come "
+               "for {pad!r}, named as its reader 0")
 LINES_REJECTED = "rejecting lines ({detail}); later ones are counted in stats until a good line comes"
 LINES_GOOD_AGAIN = "good lines again after {count} rejected"
 
@@ -69,9 +71,12 @@ def _check_settings(name: str, serial_number: str | None, port: str | None, baud
     if isinstance(heartbeat_timeout, bool) or not isinstance(heartbeat_timeout, (int, float)) \
             or heartbeat_timeout <= 1:
         raise DriverConfigError(BAD_HEARTBEAT.format(name=name, seconds=heartbeat_timeout))
-    for number in reader_names or {}:
-        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+    for number, pad in (reader_names or {}).items():
+        if isinstance(number, bool) or not isinstance(number, int) or number < 0:
             raise DriverConfigError(BAD_READER_NUMBER.format(name=name, number=number))
+        if number == 0:
+            # Said, not refused, while table files still count from 0: that pad can get no readings.
+            log.warning("hub %s: %s", name, READER_ZERO.format(name=name, pad=pad))
 
 
 def checksum(body: str) -> int:

@@ -243,7 +243,7 @@ def test_a_hub_needs_a_serial_number_or_a_port(reading_log: ReadingLog) -> None:
     ({"baudrate": "fast"}, hubmod.BAD_BAUDRATE.format(name="hub", baud="fast")),
     ({"baudrate": 0}, hubmod.BAD_BAUDRATE.format(name="hub", baud=0)),
     ({"heartbeat_timeout": 0.5}, hubmod.BAD_HEARTBEAT.format(name="hub", seconds=0.5)),
-    ({"reader_names": {0: "seat1.tap"}}, hubmod.BAD_READER_NUMBER.format(name="hub", number=0)),
+    ({"reader_names": {-1: "seat1.tap"}}, hubmod.BAD_READER_NUMBER.format(name="hub", number=-1)),
     ({"reader_names": {"1": "seat1.tap"}}, hubmod.BAD_READER_NUMBER.format(name="hub", number="1")),
 ])
 def test_bad_hub_settings_are_refused_saying_what_to_give(reading_log: ReadingLog, options: dict[str, object],
@@ -251,6 +251,13 @@ def test_bad_hub_settings_are_refused_saying_what_to_give(reading_log: ReadingLo
     with pytest.raises(DriverConfigError) as caught:
         SerialHub(reading_log, serial_number=SERIAL, **options)  # type: ignore[arg-type]
     assert str(caught.value) == sentence
+
+
+def test_a_reader_named_as_number_0_is_warned_about(reading_log: ReadingLog,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    SerialHub(reading_log, serial_number=SERIAL, reader_names={0: "seat1.tap", 1: "seat2.tap"})
+    assert [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING] == [
+        "hub hub: " + hubmod.READER_ZERO.format(name="hub", pad="seat1.tap")]
 
 
 def test_a_bad_simulated_hub_leaves_no_fake_microcontroller_running(reading_log: ReadingLog) -> None:
