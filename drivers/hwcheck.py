@@ -1,7 +1,9 @@
 """Probing every device of a table, one printable line each: what ``touchline hw-check`` prints.
 
 The specs here are plain driver-level descriptions; the device layer maps the table file onto
-them.  Every probe works against the simulation too (``backend="sim"``), where it runs the same
+them.  A hub gets its own line and, when its ``HubSpec.reader_names`` names the readers the table
+uses on it, one line per reader (up, down and why, or missing from the hub); without names, the
+hub's line names any reader the hub reports down.  Every probe works against the simulation too (``backend="sim"``), where it runs the same
 driver code over the simulated chips and pins.
 """
 
