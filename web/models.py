@@ -77,7 +77,7 @@ class Lineup(Body):
 
     seat: Seat
     players: list[Placement] = Field(min_length=10, max_length=10)
-    stands: Annotated[int, Field(ge=0, le=6)] = 0
+    stands: Annotated[int, Field(ge=0, le=20, description="Fanbase on the Stands (the rules check the club's Stands)")] = 0
     assign: dict[CardId, dict[Resource, Annotated[int, Field(ge=0, le=10)]]] = Field(
         default_factory=dict, description="resources placed on footballer cards that play, for their match actions")
 

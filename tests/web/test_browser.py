@@ -166,6 +166,12 @@ def test_the_lineup_editor_on_a_phone_enforces_the_limits_as_you_place(browser: 
     fitness = served.table.state.club(1).res[3]
     expect(page.locator("#fitness")).to_contain_text(f"Fitness cost: 1 of {fitness}")
     expect(page.locator("#counts")).to_contain_text("On the pitch 10/10")
+    stands = served.table.profile.board.board_stands  # nothing built yet: only the board's own Stands
+    page.fill("#stands", str(stands + 1))
+    expect(page.locator("#fitness")).to_have_text(f"The club has {stands} Stands: at most {stands} Fanbase can sit there.")
+    expect(page.locator("#record")).to_be_disabled()
+    page.fill("#stands", "0")
+    expect(page.locator("#record")).to_be_enabled()
     shoot(page, "lineup-phone-placed")
 
     page.click("#record")
@@ -192,6 +198,24 @@ def test_tv_mode_shows_how_to_start_then_the_league_in_large_type(browser: Brows
     size = tv.evaluate("parseFloat(getComputedStyle(document.querySelector('#tv')).fontSize)")
     assert size >= 30
     shoot(tv, "tv-league")
+    http.close()
+    visits.context.close()
+
+
+def test_tv_mode_cycles_from_the_league_through_every_club_and_back(browser: Browser, served: ServedApp) -> None:
+    http, csrf = api_session(served)
+    http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
+    visits = Visits(browser, viewport={"width": 1920, "height": 1080})
+    tv = visits.context.new_page()
+    tv.clock.install()  # the page's own clock, moved on by the test instead of waited for
+    tv.goto(served.url + "/tv")
+    expect(tv.locator("#tv h1")).to_have_text("League table")
+    titles = []
+    for _ in range(3):
+        tv.clock.run_for(12_000)
+        titles.append(tv.locator("#tv h1").inner_text())
+    assert titles == ["Middleham Local Club seat 1", "Riverside Town seat 2", "League table"]
+    shoot(tv, "tv-league-again")
     http.close()
     visits.context.close()
 
@@ -278,4 +302,75 @@ def test_charts_draw_points_and_every_resource_per_club(browser: Browser, served
     expect(page.locator("figure.chartbox").first.locator("polyline")).to_have_count(2)
     expect(page.locator(".legend li")).to_have_text(["Middleham Local Club", "Riverside Town"])
     http.close()
+    visits.context.close()
+
+
+def test_opponents_are_dealt_in_the_order_they_were_picked_and_a_random_deal_avoids_the_other_seats(
+        browser: Browser, served: ServedApp) -> None:
+    visits = Visits(browser, viewport={"width": 1280, "height": 900})
+    admin = visits.context.new_page()
+    unlock(admin, served.url)
+    profile = served.table.profile
+    teams: dict[str, str] = {}
+    for card in profile.cards_of("opponent"):
+        teams.setdefault(card.team, card.id)
+    wanted = list(teams.values())[::-1]  # against the deck's order, one card per team
+    seat1 = admin.locator('.seatbox[data-seat="1"]')
+    for n in range(1, len(wanted) + 1):
+        seat1.locator("select.opponents").select_option(wanted[:n])
+    expect(seat1.locator(".order")).to_contain_text(f"1. {profile.cards[wanted[0]].name}")
+    admin.locator('.seatbox[data-seat="2"] button', has_text="Deal Opponents at random").click()
+    admin.click("#newgame button[type=submit]")
+    expect(admin.locator("#newgame-msg")).to_contain_text("The game has started")
+    assert served.table.state is not None
+    assert list(served.table.state.club(1).opponents) == wanted
+    assert not set(served.table.state.club(2).opponents) & set(wanted)
+    visits.context.close()
+
+
+def test_a_newcomer_plays_a_whole_week_on_the_virtual_table_page_alone(browser: Browser, served: ServedApp) -> None:
+    """Board meetings from the pads and buttons, the turns from the page's steps, Matchday on the Lineup page."""
+    visits = Visits(browser, **PHONE)
+    page = visits.context.new_page()
+    unlock(page, served.url)
+    page.click("#newgame button[type=submit]")
+    expect(page.locator("#newgame-msg")).to_contain_text("The game has started")
+    page.goto(served.url + "/sim")
+    table = served.table
+    assert table.state is not None
+    boards = [c.id for c in table.profile.cards_of("board_meeting")]
+    built = False
+    for _ in range(120):
+        state = table.state
+        if state.week == 2 or state.stage == "matchday":
+            break
+        wait = state.awaiting[0]
+        seat, need = wait["seat"], wait["need"]
+        seen = int(page.evaluate("document.body.dataset.updates || 0"))
+        box = page.locator(f'.simseat[data-seat="{seat}"]')
+        if need == "card":
+            used = {c.board_card for c in state.clubs}
+            box.locator("input.cardpick").fill(next(b for b in boards if b not in used))
+            box.locator("button.place").click()
+        elif need == "keep_or_reroll":
+            box.locator("button.hold").click()
+        elif need == "roll":
+            box.locator("button.press").click()
+        elif need == "action":
+            ask = page.locator(f'#asks .ask[data-seat="{seat}"]')
+            expect(ask).to_be_visible()
+            if not built and not state.club(seat).acted:
+                # Take something the page offers (the first choice the rules allow), then end the turn.
+                ask.locator(".choice:not(.off)[data-type=potential] button").first.click()
+                built = True
+            else:
+                ask.locator(".choice[data-type=pass] button").click()
+        else:
+            raise AssertionError(f"the virtual table cannot answer {wait}")
+        page.wait_for_function("n => Number(document.body.dataset.updates) > n", arg=seen)
+        expect(page.locator("#sim-msg")).to_be_hidden()
+    assert table.state.stage == "matchday"
+    assert any(a["kind"] == "potential" for a in table.log)
+    expect(page.locator("#sim-status")).to_contain_text("Open the Lineup page")
+    shoot(page, "newcomer-virtual-table-matchday")
     visits.context.close()

@@ -48,11 +48,14 @@ def session(request: Request, guard: GuardDep, table: TableDep) -> dict[str, Any
 
 @router.get("/rules", summary="The board profile's limits the lineup editor and corrections need")
 def rules(table: TableDep) -> dict[str, Any]:
-    """Pitch limits (per zone, per section, jerseys on the pitch), jersey numbers, and the numbers one may correct."""
+    """Pitch limits (per zone, per section, jerseys on the pitch), jersey numbers, the numbers one may correct, and
+    Stands: those printed on the board plus those each Infrastructure kind adds."""
     pitch = profile_of(table).board.pitch
     return {
         "pitch": {"zones": list(ZONES), "wing": pitch.wing_capacity, "central": pitch.centre_capacity,
                   "sections": dict(pitch.section_max), "total": pitch.on_pitch, "jerseys": list(pitch.jerseys),
                   "blanks": pitch.blank_jerseys},
         "adjustable": list(ADJUSTABLE),
+        "stands": {"board": profile_of(table).board.board_stands,
+                   "infrastructure": {k.id: k.stands for k in profile_of(table).board.infrastructure if k.stands}},
     }

@@ -33,21 +33,42 @@ function drawSeats() {
     h("label", {}, "Club name ", h("input", {class: "name", maxlength: 40, value: ["Middleham Local Club", "Riverside Town", "Northgate Albion", "Eastport City"][seat - 1]})),
     h("label", {}, "Directors kept (draft, up to 3) ", h("select", {class: "directors", multiple: true, size: 4}, options("director"))),
     one("veteran", "Starting Veteran", "veteran"), one("youngster", "Starting Youngster", "youngster"),
-    h("label", {}, "Opponents dealt, in order ", h("select", {class: "opponents", multiple: true, size: 4}, options("opponent"))),
+    h("label", {}, "Opponents dealt, in order (pick them in the order they are played) ",
+      h("select", {class: "opponents", multiple: true, size: 4, onchange: (e) => ordered(e.target)}, options("opponent"))),
+    h("p", {class: "hint order"}, "Dealt by the table."),
     h("button", {type: "button", class: "quiet", onclick: (e) => deal(e.target.closest("fieldset"), opps)}, "Deal Opponents at random"),
     one("objective", "Objective", "objective"), one("tactic", "Tactic", "tactic"))));
 }
 
+// The order Opponent cards were picked in (a multiple select only knows which are picked, in deck order).
+const picks = new WeakMap();
+
+/** Keep the picking order of a multiple select and show it; returns the ids in that order. */
+function ordered(select, order = null) {
+  const now = [...select.selectedOptions].map((o) => o.value);
+  const before = order ?? (picks.get(select) || []);
+  const list = [...before.filter((id) => now.includes(id)), ...now.filter((id) => !before.includes(id))];
+  picks.set(select, list);
+  const names = list.map((id) => select.querySelector(`option[value="${CSS.escape(id)}"]`)?.textContent ?? id);
+  select.closest("fieldset").querySelector(".order").textContent =
+    names.length ? `Order: ${names.map((n, i) => `${i + 1}. ${n}`).join(" → ")}` : "Dealt by the table.";
+  return list;
+}
+
 function deal(box, opps) {
-  // One card per team, as the rulebook deals them.
+  // One card per team, as the rulebook deals them, never a card another seat holds already.
+  const elsewhere = new Set([...document.querySelectorAll(".seatbox")].filter((b) => b !== box)
+    .flatMap((b) => picked(b.querySelector(".opponents"))));
   const teams = new Set();
-  const pool = [...opps].sort(() => Math.random() - 0.5).filter((o) => {
+  const pool = [...opps].filter((o) => !elsewhere.has(o.id)).sort(() => Math.random() - 0.5).filter((o) => {
     const team = o.id.replace(/_\d+$/, "");
     if (teams.has(team)) return false;
     teams.add(team);
     return true;
   });
-  for (const opt of box.querySelector(".opponents").options) opt.selected = pool.some((o) => o.id === opt.value);
+  const select = box.querySelector(".opponents");
+  for (const opt of select.options) opt.selected = pool.some((o) => o.id === opt.value);
+  ordered(select, pool.map((o) => o.id));
 }
 
 const picked = (select) => [...select.selectedOptions].map((o) => o.value);
@@ -70,7 +91,7 @@ $("newgame").addEventListener("submit", async (event) => {
   const value = (b, cls) => b.querySelector(`.${cls}`).value || null;
   const clubs = [...document.querySelectorAll(".seatbox")].filter((b) => b.querySelector(".plays").checked).map((b) => ({
     seat: Number(b.dataset.seat), name: b.querySelector(".name").value,
-    directors: picked(b.querySelector(".directors")), opponents: picked(b.querySelector(".opponents")),
+    directors: picked(b.querySelector(".directors")), opponents: ordered(b.querySelector(".opponents")),
     veteran: value(b, "veteran"), youngster: value(b, "youngster"), objective: value(b, "objective"), tactic: value(b, "tactic"),
   }));
   const opts = Object.fromEntries([...document.querySelectorAll("input[name=opt]")].map((i) => [i.value, i.checked]));

@@ -18,7 +18,14 @@ export const SENTENCES = {
   wrongSection: (name, sections) => `${name} plays only as ${sections.map((s) => SECTION_WORDS[s]).join(" or ")}.`,
   unavailable: (name, why) => `${name} cannot play: ${why}.`,
   pickFirst: "Pick a Player or a jersey marker from the bench first.",
+  standsFull: (n) => `The club has ${n} Stands: at most ${n} Fanbase can sit there.`,
 };
+let standsRule = {board: 2, infrastructure: {}};
+
+/** The club's Stands: those printed on the board plus those its Infrastructure adds. */
+export function standsOf(c, rule = standsRule) {
+  return rule.board + (c?.infrastructure || []).reduce((n, i) => n + (rule.infrastructure[i.kind] || 0), 0);
+}
 
 let latest = null;
 let seat = null;
@@ -97,10 +104,19 @@ function drawPitch() {
   const cost = placed.filter((p) => p.card).length + extra("fitness");
   const fitness = c?.resources?.fitness;
   const fanbase = c?.resources?.fanbase;
-  const stands = (Number($("stands").value) || 0) + extra("fanbase");
+  const capacity = standsOf(c);
+  $("stands").max = capacity;
+  const onStands = Number($("stands").value) || 0;
+  const stands = onStands + extra("fanbase");
   $("fitness").textContent = c?.match?.lineup
     ? `Recorded: ${cost} Fitness paid, ${c.match.stands ?? 0} Fanbase on the Stands.`
     : `Fitness cost: ${cost}${fitness !== undefined ? ` of ${fitness}` : ""} · Fanbase cost: ${stands}${fanbase !== undefined ? ` of ${fanbase}` : ""}`;
+  if (!c?.match?.lineup && onStands > capacity) {
+    $("fitness").textContent = SENTENCES.standsFull(capacity);
+    $("fitness").dataset.kind = "error";
+    $("record").disabled = true;
+    return;
+  }
   const short = (fitness !== undefined && cost > fitness) || (fanbase !== undefined && stands > fanbase)
     || ["budget", "operation"].some((r) => c?.resources?.[r] !== undefined && extra(r) > c.resources[r]);
   $("fitness").dataset.kind = short ? "error" : "ok";
@@ -187,6 +203,7 @@ $("seat").addEventListener("change", () => { seat = Number($("seat").value); pla
 
 const rules = await (await fetch("/api/rules")).json().catch(() => null);
 if (rules?.pitch) limits = rules.pitch;
+if (rules?.stands) standsRule = rules.stands;
 await cardNames();
 live((snapshot) => {
   latest = snapshot;
