@@ -596,7 +596,11 @@ def deck_key(config: TableConfig) -> str:
 
 
 def _shared_message(view: Mapping[str, Any] | None) -> Message:
-    return Message("Touchline") if view is None else Message("League table")
+    """The shared screen when there is no news: the top of the League table."""
+    if view is None:
+        return Message("Touchline", (screens.NO_GAME_DETAIL,))
+    rows = [f"{r['position']}. {r['name']} {r['points']}" for r in view.get("league", ())[:4]]
+    return Message("League table", tuple(rows))
 
 
 def describe(event: Mapping[str, Any] | None, profile: Any) -> str:
