@@ -343,6 +343,9 @@ class Interpreter:
             return Outcome(events=({"type": CARD_EVENTS.get(kind, kind), "seat": seat, "card": card},))
         if need == "kickoff" and kind == "tactic":
             return Outcome(events=({"type": "tactic_played", "seat": seat, "card": card},))
+        if need == "kickoff" and game.owns(seat, card):
+            # Before the kick-off a club's own card tapped uses its match ability (paid from what was assigned).
+            return Outcome(events=({"type": "use_card", "seat": seat, "card": card},))
         if need == "action":
             if pending is not None and pending.kind == "contract" and pending.event.get("card") == card:
                 return self._press(Press("", seat), game)

@@ -237,3 +237,11 @@ def test_only_the_contract_kinds_the_club_may_still_take_are_offered(clock: Cloc
     interp.handle(tap(2, "sp_01"), game)
     assert "Adboard" in interp.handle(press(2), game).messages[2].headline
     assert "Megaphone" in interp.handle(press(2), game).messages[2].headline
+
+
+def test_before_the_kickoff_a_tactic_is_played_and_an_own_card_uses_its_ability(clock: Clock) -> None:
+    interp = make(clock)
+    game = Game(({"seat": 1, "need": "kickoff"},), held={1: {"pl_01"}}, opponents={1: "opp_a_1"})
+    assert interp.handle(tap(1, "tac_01"), game).events == ({"type": "tactic_played", "seat": 1, "card": "tac_01"},)
+    assert interp.handle(tap(1, "pl_01"), game).events == ({"type": "use_card", "seat": 1, "card": "pl_01"},)
+    assert interp.handle(press(1), game).events == ({"type": "kickoff", "seat": 1},)
