@@ -6,7 +6,6 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 
-import anyio
 from fastapi import APIRouter, Request
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
@@ -40,25 +39,25 @@ async def live(request: Request, table: TableDep) -> AsyncIterator[ServerSentEve
     """Send the current snapshot, then a new one each time anything changes; ends when the app stops."""
     closing: asyncio.Event = request.app.state.closing
     updates = table.subscribe()
+    # One waiter for the app stopping per page (not one per update), so an update to 100 pages stays cheap.
+    stopping = asyncio.ensure_future(closing.wait())
     try:
         first = True
         while not closing.is_set():
-            item = None
-            # Wait for the next update or the app stopping, whichever comes first, so shutdown never hangs on us.
-            async with anyio.create_task_group() as group:
-                async def _stop() -> None:
-                    await closing.wait()
-                    group.cancel_scope.cancel()
-
-                group.start_soon(_stop)
-                item = await anext(updates, None)
-                group.cancel_scope.cancel()
+            following = asyncio.ensure_future(anext(updates, None))
+            done, _ = await asyncio.wait({following, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            if following not in done:
+                following.cancel()
+                await asyncio.gather(following, return_exceptions=True)
+                return
+            item = following.result()
             if item is None:
                 return
             yield ServerSentEvent(raw_data=_last.encode(item), event="snapshot",
                                   retry=RETRY_MS if first else None)
             first = False
     finally:
+        stopping.cancel()
         aclose = getattr(updates, "aclose", None)
         if aclose is not None:
             await aclose()

@@ -1,5 +1,5 @@
 // The virtual table: each seat's pad, buttons and screen, for playing without any hardware.
-import {cardNames, fill, h, live, post, say, session, unlockForm, words} from "./common.js";
+import {cardName, cardNames, fill, h, live, post, say, session, unlockForm, words} from "./common.js";
 import {drawAsks} from "./turn.js";
 import {logItem, status} from "./view.js";
 
@@ -36,7 +36,7 @@ function cardPicker(pad) {
     return card ? card.id : input.value.trim();
   };
   return h("div", {class: "pad", dataset: {pad: pad.id}},
-    h("div", {class: "padlabel"}, pad.label, h("span", {class: "oncard"}, pad.card ? ` holds ${pad.card}` : "")),
+    h("div", {class: "padlabel"}, pad.label, h("span", {class: "oncard"}, pad.card ? ` holds ${cardName(pad.card)}` : "")),
     input, datalist,
     h("button", {type: "button", class: "place", onclick: () => act("/api/sim/place", {pad: pad.id, card: resolve()})}, "Place"),
     h("button", {type: "button", class: "lift quiet", onclick: () => act("/api/sim/lift", {pad: pad.id})}, "Lift"));

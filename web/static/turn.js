@@ -64,5 +64,7 @@ export async function drawAsks(box, msg) {
   shown = key;
   const asks = data.asks || [];
   box.hidden = !asks.length;
+  // "Done: ..." belongs to the step just taken; once nothing is asked on the page it would only be stale.
+  if (!asks.length && msg?.dataset.kind === "ok") say(msg, "");
   fill(box, asks.length ? [h("h2", {}, "Steps on the page"), asks.map((a) => ask(a, msg))] : null);
 }
