@@ -298,7 +298,11 @@ class Session:
             try:
                 announcements = self._commit(event)
             except EngineError as refusal:
-                self._say(event.get("seat", seat), refusal.args[0] if refusal.args else str(refusal))
+                shown = screens.refusal_message(refusal.args[0] if refusal.args else str(refusal))
+                target = event.get("seat", seat)
+                self._say(target, shown.headline, *shown.detail)
+                if target is not None:
+                    self.kinds[target] = {"refusal"}
                 applied = False
                 break
             self._show(announcements, event)
@@ -485,6 +489,7 @@ class Session:
             self.messages.clear()
         else:
             self.messages[seat] = message
+            self.kinds.pop(seat, None)
             self.everyone = None
 
     def _choices_key(self) -> str:
@@ -534,8 +539,12 @@ class Session:
         if message is None:
             message = prompt
         elif prompt is not None and prompt.headline != message.headline:
-            # The result stays large; what the seat is asked to do next goes right under it.
-            message = Message(message.headline, (prompt.headline, *message.detail))
+            if "refusal" in self.kinds.get(seat, set()):
+                # Why it was refused comes first; what the seat can do instead, after.
+                message = Message(message.headline, (*message.detail, prompt.headline))
+            else:
+                # The result stays large; what the seat is asked to do next goes right under it.
+                message = Message(message.headline, (prompt.headline, *message.detail))
         return screens.compose(view, seat, message)
 
     def screens(self) -> dict[str, SeatScreen]:

@@ -9,6 +9,7 @@ turns it into the image a display shows.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -293,6 +294,23 @@ def show(device: Any, screen: SeatScreen) -> None:
 
     with canvas(device) as surface:
         draw(surface, screen)
+
+
+# --- refusals -----------------------------------------------------------------------------------------------------
+
+_REFUSAL = re.compile(r"^Seat \d+ (cannot [^:]+?)(?: now)?: (.+)$")
+
+
+def refusal_message(sentence: str) -> Message:
+    """The engine's reason for a refusal on a seat's screen: "Cannot hire" large, the reason below.
+
+    The sentence names the seat, which its own screen need not repeat; other sentences are shown whole.
+    """
+    found = _REFUSAL.match(sentence)
+    if found is None:
+        return Message(sentence)
+    what, why = found.groups()
+    return Message(what[0].upper() + what[1:], (why[0].upper() + why[1:],))
 
 
 # --- engine announcements as screen messages -------------------------------------------------------------------

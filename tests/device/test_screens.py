@@ -120,3 +120,12 @@ def test_frames_match_the_reference_images(name: str, day: str, message: Message
     if ImageChops.difference(frame.convert("L"), expected.convert("L")).getbbox() is not None:
         frame.save(tmp_path / f"{name}.png")
         pytest.fail(f"{name}: the frame differs from tests/device/reference/{name}.png (new frame: {tmp_path / name}.png)")
+
+
+def test_a_refusal_says_what_cannot_be_done_large_and_why_below() -> None:
+    from engine import errors as EE
+
+    sentence = EE.NOT_YOUR_TURN.format(seat=2, what="hire", turn=3, day="Tuesday")
+    assert screens.refusal_message(sentence) == Message("Cannot hire", ("It is Seat 3's turn (Tuesday).",))
+    other = EE.GAME_OVER
+    assert screens.refusal_message(other) == Message(other)
