@@ -184,6 +184,8 @@ class _Pending:
     prompt: str = ""
     chosen: list[str] = field(default_factory=list)
     count: int = 0
+    many: bool = False
+    """Setup cards: the event lists every card tapped (``cards``) rather than one (``card``)."""
 
 
 def _die(entry: Mapping[str, Any], dice_by_name: Mapping[str, Die]) -> Die:
@@ -288,7 +290,7 @@ class Interpreter:
         """The choices under way (a hire waiting for its press, Directors tapped so far...), JSON-safe."""
         return {
             str(seat): {"kind": p.kind, "event": p.event, "options": list(p.options), "index": p.index, "pad": p.pad,
-                        "prompt": p.prompt, "chosen": list(p.chosen), "count": p.count}
+                        "prompt": p.prompt, "chosen": list(p.chosen), "count": p.count, "many": p.many}
             for seat, p in sorted(self._pending.items())
         }
 
@@ -296,7 +298,7 @@ class Interpreter:
         """Take up the choices ``choices()`` returned (after a restart, so no tap the screens showed is lost)."""
         self._pending = {
             int(seat): _Pending(str(c["kind"]), dict(c["event"]), tuple(c["options"]), int(c["index"]), c.get("pad"),
-                                str(c["prompt"]), list(c["chosen"]), int(c["count"]))
+                                str(c["prompt"]), list(c["chosen"]), int(c["count"]), bool(c.get("many", False)))
             for seat, c in choices.items()
         }
 
@@ -371,7 +373,7 @@ class Interpreter:
             event_type, many = SETUP_EVENTS.get(kinds, ("starting_players", False))
             count = self.setup_counts.get(kinds, 2)
             pending = _Pending("collect", {"type": event_type, "seat": seat}, options=kinds, count=count,
-                               prompt="many" if many else "")
+                               prompt=f"{_kinds_text(kinds)} cards", many=many)
             self._pending[seat] = pending
         if card in pending.chosen:
             return self._say(seat, f"{game.name(card)} again", f"{len(pending.chosen)} of {pending.count} tapped")
@@ -385,7 +387,7 @@ class Interpreter:
         if event["type"] == "starting_players":
             for chosen in pending.chosen:
                 event[str(game.kind(chosen))] = chosen
-        elif pending.prompt == "many":
+        elif pending.many:
             event["cards"] = list(pending.chosen)
         else:
             event["card"] = pending.chosen[0]

@@ -245,3 +245,12 @@ def test_before_the_kickoff_a_tactic_is_played_and_an_own_card_uses_its_ability(
     assert interp.handle(tap(1, "tac_01"), game).events == ({"type": "tactic_played", "seat": 1, "card": "tac_01"},)
     assert interp.handle(tap(1, "pl_01"), game).events == ({"type": "use_card", "seat": 1, "card": "pl_01"},)
     assert interp.handle(press(1), game).events == ({"type": "kickoff", "seat": 1},)
+
+
+def test_a_hold_drops_the_setup_cards_tapped_so_far(clock: Clock) -> None:
+    game = Game(({"seat": 1, "need": "card", "kinds": ["director"]},))
+    interp = make(clock)
+    interp.handle(tap(1, "dir_01"), game)
+    out = interp.handle(hold(1), game)
+    assert out.events == () and out.messages[1] == I.Message(I.CANCELLED, ("Director cards",))
+    assert interp.handle(tap(1, "dir_02"), game).messages[1].detail == ("1 of 3 tapped",)
