@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
 import signal
+import threading
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
@@ -127,6 +129,17 @@ class Seat:
     screen: str | None
 
 
+def _locked(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Run a Session method under the session's lock: driver threads, the loop and the page all reach it."""
+
+    @functools.wraps(method)
+    def wrapper(self: Session, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return wrapper
+
+
 class Session:
     """The game at the table: engine state, the log, what inputs mean and what each screen says."""
 
@@ -139,6 +152,7 @@ class Session:
         profile: Any | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        self._lock = threading.RLock()
         self.config = config
         self.store = store
         self.profile = profile if profile is not None else engine.load_profile(config.deck)
@@ -179,6 +193,7 @@ class Session:
 
     # -- the log ---------------------------------------------------------------------------------------
 
+    @_locked
     def resume(self) -> None:
         """Rebuild the current game from the log (after a start, a crash or a pulled plug)."""
         record = self.store.current_game()
@@ -235,6 +250,7 @@ class Session:
 
     # -- readings and inputs ---------------------------------------------------------------------------
 
+    @_locked
     def reading(self, reading: TagReading | ButtonReading) -> None:
         """Handle one reading from a driver: a tag on or off a pad, a button pressed or held."""
         if isinstance(reading, TagReading):
@@ -261,6 +277,7 @@ class Session:
         seat = self.button_seat.get(reading.button)
         self.input(Press(reading.button, seat) if reading.kind == "press" else Hold(reading.button, seat))
 
+    @_locked
     def input(self, table_input: TableInput) -> None:
         """What a table input means now, applied: events to the engine and log, messages to the screens."""
         outcome = self.interpreter.handle(table_input, self._view())
@@ -272,6 +289,7 @@ class Session:
         """Whether a held roll waits for its reroll window to close (only then does time matter)."""
         return self.state is not None and any(p.need == "keep_or_reroll" for p in self.state.pending)
 
+    @_locked
     def tick(self) -> None:
         """Let time pass: close reroll windows that ran out (their rolls are kept)."""
         if not self.waiting_on_time():
@@ -315,6 +333,7 @@ class Session:
 
     # -- page actions --------------------------------------------------------------------------------
 
+    @_locked
     def page(self, action: Mapping[str, Any]) -> dict[str, Any]:
         """Apply one page action; raise ValueError with a sentence when refused (nothing changes)."""
         kind = action.get("type")
@@ -417,6 +436,7 @@ class Session:
         self.messages.clear()
         return {"game": self.game}
 
+    @_locked
     def undo(self) -> dict[str, Any]:
         """Drop the last event of the log and refold; every screen says what was undone."""
         if self.game is None or not self.store.events(self.game):
@@ -512,6 +532,7 @@ class Session:
                 self._last_screens[screen_id] = screen
                 self.screen_versions[screen_id] = self.screen_versions.get(screen_id, 0) + 1
 
+    @_locked
     def waiting_seats(self) -> set[int]:
         """Seats the table waits for now (their button lights up)."""
         if self.state is None:
@@ -526,6 +547,7 @@ class Session:
         """The engine's read-only view of the game, or None before the first game."""
         return None if self.state is None else engine.view(self.profile, self.state)
 
+    @_locked
     def screen(self, screen_id: str, view: Mapping[str, Any] | None = None) -> SeatScreen:
         """What the screen with this id says now (``view``: the game view, when the caller has it already)."""
         seat = self.screen_seat.get(screen_id)
@@ -547,11 +569,13 @@ class Session:
                 message = Message(message.headline, (prompt.headline, *message.detail))
         return screens.compose(view, seat, message)
 
+    @_locked
     def screens(self) -> dict[str, SeatScreen]:
         """What every screen of the table says now, by screen id."""
         view = self.view()
         return {screen_id: self.screen(screen_id, view) for screen_id in self.screen_seat}
 
+    @_locked
     def snapshot(self) -> dict[str, Any]:
         """Everything the page shows: the game view, recent announcements, each screen's text."""
         return {
