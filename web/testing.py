@@ -271,7 +271,7 @@ class StandInTable:
         need = wait["need"]
         prompt = {"card": "Tap a " + " or ".join(k.replace("_", " ") for k in wait.get("kinds", ["card"])) + " card",
                   "roll": f"Press to roll the {wait.get('die', 'die')}",
-                  "keep_or_reroll": f"Rolled {wait.get('value')}: press to reroll, hold to keep",
+                  "keep_or_reroll": f"Rolled {wait.get('value')}: press again to reroll, hold to keep",
                   "action": "Your turn: tap a card or press to pass",
                   "lineup": "Set your lineup on the page", "kickoff": "Kick off on the page"}.get(need, need)
         return [header, *wrap(prompt)][:5]
@@ -329,11 +329,13 @@ class StandInTable:
 class ServedApp:
     """The web app served by uvicorn on a free loopback port in a thread (for browser tests and benchmarks)."""
 
-    def __init__(self, table: StandInTable, startup_seconds: float = 10.0) -> None:
-        """Serve the app around ``table``; use as a context manager (or call ``start``/``stop``)."""
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = int(probe.getsockname()[1])
+    def __init__(self, table: StandInTable, startup_seconds: float = 10.0, port: int | None = None) -> None:
+        """Serve the app around ``table`` (on ``port``, else a free one); use as a context manager."""
+        if port is None:
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                port = int(probe.getsockname()[1])
+        self.port = port
         self.table = table
         self.url = f"http://127.0.0.1:{self.port}"
         self._startup = startup_seconds

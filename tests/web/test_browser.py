@@ -372,5 +372,24 @@ def test_a_newcomer_plays_a_whole_week_on_the_virtual_table_page_alone(browser: 
     assert table.state.stage == "matchday"
     assert any(a["kind"] == "potential" for a in table.log)
     expect(page.locator("#sim-status")).to_contain_text("Open the Lineup page")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1  # nothing wider than the phone
     shoot(page, "newcomer-virtual-table-matchday")
+    visits.context.close()
+
+
+def test_the_live_page_reconnects_by_itself_when_the_table_comes_back(browser: Browser) -> None:
+    table = StandInTable()
+    first = ServedApp(table).start()
+    visits = Visits(browser)
+    page = visits.page(first.url + "/")
+    expect(page.locator("#live")).to_have_attribute("data-state", "open")
+    first.stop()
+    expect(page.locator("#live")).to_have_attribute("data-state", "lost")
+    expect(page.locator("#live")).to_have_text("reconnecting…")
+    with ServedApp(table, port=first.port) as again:  # the table restarted on the same address
+        expect(page.locator("#live")).to_have_attribute("data-state", "open", timeout=15_000)
+        http, csrf = api_session(again)
+        http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
+        expect(page.locator("#when")).to_contain_text("Week 1 of 8")  # never reloaded
+        http.close()
     visits.context.close()
