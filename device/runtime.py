@@ -2,7 +2,7 @@
 
 Two layers:
 
-* :class:`Session` is the game at the table, synchronous and single-threaded: it maps readings to table
+* :class:`Session` is the game at the table, synchronous, behind one lock: it maps readings to table
   inputs (pad → seat, tag → card), asks :mod:`device.inputs` what they mean, offers the events to the
   engine, writes each accepted event to the store (committed before anything is shown), and keeps what
   each screen says.  Tests and ``touchline replay`` drive it directly.
@@ -24,7 +24,6 @@ import threading
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -117,16 +116,6 @@ class _GameView:
         if club is None or not 1 <= week <= len(club.opponents):
             return None
         return str(club.opponents[week - 1])
-
-
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """A seat's wiring as the session needs it: its number, pads, buttons and screen id."""
-
-    number: int | None
-    pads: tuple[str, ...]
-    buttons: tuple[str, ...]
-    screen: str | None
 
 
 def _locked(method: Callable[..., Any]) -> Callable[..., Any]:
