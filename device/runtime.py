@@ -383,8 +383,6 @@ class Session:
         club = self.state.club(seat) if isinstance(seat, int) else None
         if club is None:
             raise ValueError(f"There is no club at Seat {seat}.")
-        from engine.cards import STATS
-
         if what in STATS:
             return int(club.res[STATS.index(what)])
         if what.startswith("stat:") and what[5:] in STATS:
@@ -411,18 +409,20 @@ class Session:
         for event in events:  # checked in full before anything is written, so a refused setup changes nothing
             state = engine.apply(self.profile, state, event).state
         seats = {int(c["seat"]): str(c.get("name", "")) for c in action.get("clubs", ())}
-        if self.game is not None:
-            self.store.finish(self.game, status="abandoned")
+        if self.game is not None and self.store.game(self.game).status == "playing":
+            self.store.finish(self.game, status="abandoned")  # a finished game stays finished
         self.game = self.store.new_game(seats=seats, profile_source=str(self.config.deck or "demo")).id
-        first = action.get("first_seat") or action.get("first_player") or min(seats)
+        first = action.get("first_seat") or action.get("first_player") or min(seats, default=1)
         self.store.set_setting(f"game:{self.game}:first_player", str(first))
         for event in events:
             self.store.append(self.game, event)
         self.state = state
         self.history = []
-        self._carry_out(Outcome(events=self._automatic(())), None)
         self.interpreter.reset()
         self.messages.clear()
+        self.kinds.clear()
+        self.everyone = self.shared = None
+        self._carry_out(Outcome(events=self._automatic(())), None)
         return {"game": self.game}
 
     @_locked

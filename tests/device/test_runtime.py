@@ -182,3 +182,19 @@ def test_taps_of_a_choice_under_way_survive_a_restart(tmp_path: Path) -> None:
         assert "2 of 3 tapped" in again.screen_texts()["seat1.screen"]
         again.tap("seat1.tap", "dir_03")
         assert [d["id"] for d in again.view()["clubs"][0]["directors"]] == ["dir_01", "dir_02", "dir_03"]
+
+
+def test_a_new_game_abandons_the_one_being_played_but_keeps_a_finished_one(tmp_path: Path) -> None:
+    from device.sim import SimulatedTable
+
+    with SimulatedTable.open(tmp_path / "g.db") as table:
+        table.page(new_game_action())
+        first = table.session.game
+        table.page(new_game_action())
+        store = table.session.store
+        assert store.game(first).status == "abandoned"
+        second = table.session.game
+        store.finish(second)
+        table.page(new_game_action())
+        assert store.game(second).status == "finished"
+        assert [g.status for g in store.games()] == ["abandoned", "finished", "playing"]
