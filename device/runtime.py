@@ -803,6 +803,7 @@ class RunningTable:
         self._changed: asyncio.Condition | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self._shown: dict[str, SeatScreen] = {}
+        self._drawing = threading.Lock()
         self.processed = 0
         """Readings handled so far (tests and the simulated table wait on it)."""
 
@@ -885,12 +886,13 @@ class RunningTable:
             self._changed.notify_all()
 
     def redraw(self) -> None:
-        """Draw the screens whose text changed."""
-        for screen_id, screen in self.session.screens().items():
-            if self._shown.get(screen_id) != screen:
-                self.hardware.show(screen_id, screen)
-                self._shown[screen_id] = screen
-        self.hardware.lights(self.session.waiting_seats())
+        """Draw the screens whose text changed (one redraw at a time: two changes may finish together)."""
+        with self._drawing:
+            for screen_id, screen in self.session.screens().items():
+                if self._shown.get(screen_id) != screen:
+                    self.hardware.show(screen_id, screen)
+                    self._shown[screen_id] = screen
+            self.hardware.lights(self.session.waiting_seats())
 
     # -- web.interface.Table -------------------------------------------------------------------------
 
@@ -919,8 +921,9 @@ class RunningTable:
 
     def deck(self) -> list[dict[str, Any]]:
         """Every card of the loaded deck: id, name and kind."""
+        enrolled = self.session.enrolled_cards()
         return [
-            {"id": card.id, "name": card.name, "kind": card.kind, "enrolled": card.id in self.session.enrolled_cards()}
+            {"id": card.id, "name": card.name, "kind": card.kind, "enrolled": card.id in enrolled}
             for card in self.session.profile.cards.values()
         ]
 
