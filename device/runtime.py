@@ -804,6 +804,8 @@ class RunningTable:
         self._tasks: list[asyncio.Task[Any]] = []
         self._shown: dict[str, SeatScreen] = {}
         self._drawing = threading.Lock()
+        self._drawn: dict[str, int] = {}
+        """How many frames each display has been sent: the page fetches a frame again when it grows."""
         self.processed = 0
         """Readings handled so far (tests and the simulated table wait on it)."""
 
@@ -892,13 +894,17 @@ class RunningTable:
                 if self._shown.get(screen_id) != screen:
                     self.hardware.show(screen_id, screen)
                     self._shown[screen_id] = screen
+                    self._drawn[screen_id] = self._drawn.get(screen_id, 0) + 1
             self.hardware.lights(self.session.waiting_seats())
 
     # -- web.interface.Table -------------------------------------------------------------------------
 
     def snapshot(self) -> dict[str, Any]:
-        """Everything the page shows, JSON-safe."""
-        return {**self.session.snapshot(), "simulation": self.sim is not None}
+        """Everything the page shows, JSON-safe (a screen's version counts the frames its display was sent)."""
+        snapshot = self.session.snapshot()
+        for screen_id, screen in snapshot["screens"].items():
+            screen["version"] = self._drawn.get(screen_id, 0)
+        return {**snapshot, "simulation": self.sim is not None}
 
     async def subscribe(self) -> AsyncIterator[dict[str, Any]]:
         """Yield the snapshot now and again each time anything changes at the table."""
