@@ -20,6 +20,7 @@ import json
 import logging
 import os
 import signal
+import socket
 import threading
 import time
 from collections import deque
@@ -938,6 +939,10 @@ class RunningTable:
 
 READY_TIMEOUT = 10.0
 """Seconds to wait for the web server to listen before giving up."""
+PORT_UNAVAILABLE = (
+    "The page cannot listen on {host}:{port} ({reason}). Another program may use that port: stop it, or start "
+    "the table with --port and another number."
+)
 STARTED = "Touchline is running: the page is on http://{host}:{port}/ (PIN {pin})."
 
 
@@ -985,9 +990,14 @@ async def serve(table: RunningTable, *, host: str, port: int) -> int:
     from web.app import create_app
 
     notifier = _Notifier()
+    try:
+        listening = _listen(host, port)
+    except OSError as exc:
+        log.error(PORT_UNAVAILABLE.format(host=host, port=port, reason=exc.strerror or exc))
+        return 2
     await table.start()
     server = _make_server(uvicorn.Config(create_app(table), host=host, port=port, log_level="warning", lifespan="on"))
-    serving = asyncio.create_task(server.serve())
+    serving = asyncio.create_task(server.serve(sockets=[listening]))
     deadline = time.monotonic() + READY_TIMEOUT
     while not server.started and not serving.done() and time.monotonic() < deadline:
         await asyncio.sleep(0.02)
@@ -1034,6 +1044,20 @@ def _server_class() -> type:
 def _make_server(config: Any) -> Any:
     """A uvicorn server that leaves the process alive after a SIGTERM (see ``_server_class``)."""
     return _server_class()(config)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """Bind the page's listening socket ourselves, so a busy port is a clear message rather than uvicorn's exit."""
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
 
 
 async def _watchdog(notifier: _Notifier) -> None:

@@ -198,3 +198,18 @@ def test_a_new_game_abandons_the_one_being_played_but_keeps_a_finished_one(tmp_p
         table.page(new_game_action())
         assert store.game(second).status == "finished"
         assert [g.status for g in store.games()] == ["abandoned", "finished", "playing"]
+
+
+def test_a_busy_port_is_a_clear_message_and_a_clean_exit(tmp_path: Path) -> None:
+    from device.runtime import PORT_UNAVAILABLE
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        out = subprocess.run(
+            [sys.executable, "-m", "device.cli", "run", "--sim", "--port", str(port), "--db", str(tmp_path / "b.db")],
+            cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=60,
+        )
+    assert out.returncode == 2
+    assert PORT_UNAVAILABLE.split("(")[0].format(host="127.0.0.1", port=port) in out.stderr
