@@ -702,10 +702,9 @@ class TableHardware:
             self.displays[s.id] = display
 
     def _health(self, reading: Any) -> None:
+        # Before start() the display driver's own log line is all there is to say.
         if self._emit is not None:
             self._emit(reading)
-        elif not reading.online:
-            log.warning("%s: %s", reading.device, reading.detail)
 
     def start(self, emit: Callable[[Any], None]) -> None:
         """Open the readers and buttons and start their threads; readings go to ``emit`` from those threads."""
@@ -995,7 +994,12 @@ async def serve(table: RunningTable, *, host: str, port: int) -> int:
     except OSError as exc:
         log.error(PORT_UNAVAILABLE.format(host=host, port=port, reason=exc.strerror or exc))
         return 2
-    await table.start()
+    try:
+        await table.start()
+    except BaseException:
+        listening.close()
+        await table.stop()
+        raise
     server = _make_server(uvicorn.Config(create_app(table), host=host, port=port, log_level="warning", lifespan="on"))
     serving = asyncio.create_task(server.serve(sockets=[listening]))
     deadline = time.monotonic() + READY_TIMEOUT
@@ -1069,10 +1073,19 @@ async def _watchdog(notifier: _Notifier) -> None:
 
 def run_table(config: TableConfig, *, sim: bool, host: str, port: int, db_path: Path) -> int:
     """Run the table until stopped: drivers, game, screens and the web page; return the process exit code."""
-    table = build_table(config, sim=sim, db_path=db_path)
+    from drivers.errors import DriverError
+
+    try:
+        table = build_table(config, sim=sim, db_path=db_path)
+    except DriverError as exc:
+        log.error("%s", exc)
+        return 1
     try:
         return asyncio.run(serve(table, host=host, port=port))
     except KeyboardInterrupt:
         return 0
+    except DriverError as exc:  # the hardware the table file names is not there, or cannot be opened
+        log.error("%s", exc)
+        return 1
     finally:
         table.session.store.close()
