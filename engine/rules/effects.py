@@ -37,7 +37,8 @@ class Ctx:
 def ask_table(tx: Tx, ctx: Ctx, text: str, **fields: Any) -> None:
     """Announce something the table must resolve by hand (and record with an ``adjust`` event)."""
     who = f"{ctx.label}: " if ctx.label else ""
-    tx.say("table_resolves", ctx.seat, f"Please resolve by hand — {who}{text}", source=ctx.source, **fields)
+    end = "" if text.endswith((".", "?", "!")) else "."
+    tx.say("table_resolves", ctx.seat, f"Please resolve by hand — {who}{text}{end}", source=ctx.source, **fields)
 
 
 def _per_count(tx: Tx, club: Club, per: str) -> int:
@@ -245,7 +246,7 @@ def apply_effect(tx: Tx, effect: Effect, ctx: Ctx) -> None:
     elif op == "opponent_strength":
         mod = (str(a.get("section", "all")), str(a.get("style", "any")), int(a["amount"]))
         tx.put(evolve(club, opp_mods=club.opp_mods + (mod,)))
-        tx.say("opponent_strength", seat, f"Seat {seat}'s opponent: {describe_effect(effect)}", amount=a["amount"])
+        tx.say("opponent_strength", seat, f"Seat {seat}'s match: {describe_effect(effect)}.", amount=a["amount"])
     elif op == "score":
         goals = int(a.get("goals", 1))
         if a["side"] == "us":
@@ -405,10 +406,42 @@ def resolve_effect_roll(tx: Tx, seat: int, ref: str, value: int) -> None:
         apply_effect(tx, effects[i], ctx)
 
 
+_TARGETS = {
+    "this_card": "this card",
+    "chosen_player": "a footballer of your choice",
+    "chosen_youngster": "a Youngster of your choice",
+    "chosen_staff": "a Staff card of your choice",
+    "chosen_card": "a card of your choice",
+    "roll_d10": "the number a d10 shows",
+    "all": "every footballer",
+}
+
+
 def describe_effect(effect: Effect) -> str:
-    """An effect in words, for announcements."""
+    """An effect in words, for announcements (e.g. "train a footballer of your choice")."""
     a = effect.params
     if effect.op == "text":
         return str(a.get("text", ""))
-    words = ", ".join(f"{k} {v}" for k, v in a.items())
-    return f"{effect.op.replace('_', ' ')} ({words})"
+    target = str(a.get("target", ""))
+    who = f"number {a.get('jersey')}" if target == "jersey" else f"the {a.get('section')} section" if target == "section" else _TARGETS.get(target, target)
+    words = {
+        "gain": lambda: f"gain {a.get('amount')} {str(a.get('resource')).capitalize()}" + (f" per {str(a['per']).replace('_', ' ')}" if "per" in a else ""),
+        "lose": lambda: f"lose {a.get('amount')} {str(a.get('resource')).capitalize()}",
+        "stat": lambda: f"move the {str(a.get('stat')).capitalize()} Stat {int(a.get('steps', 0)):+d}",
+        "vp": lambda: f"put {a.get('amount')} VP token(s) " + ("in the club's supply" if a.get("to", "club") == "club" else f"on {_TARGETS.get(str(a.get('to')), a.get('to'))}"),
+        "injure": lambda: f"injure {who} for {a.get('weeks', 1)} week(s)",
+        "suspend": lambda: f"put {a.get('tokens', 1)} Suspension token(s) on {who}",
+        "heal": lambda: f"heal {who}",
+        "unsuspend": lambda: f"remove {a.get('tokens', 1)} Suspension token(s) from {who}",
+        "train": lambda: f"train {who}",
+        "strength": lambda: f"give {who} {int(a.get('amount', 0)):+d} Strength ({a.get('lasting', 'temporary')})",
+        "opponent_strength": lambda: f"the Opponent's {a.get('section', 'all')} footballers get {int(a.get('amount', 0)):+d} Strength",
+        "score": lambda: f"{'score' if a.get('side') == 'us' else 'concede'} {a.get('goals', 1)} goal(s) before the match",
+        "hire": lambda: f"hire a card from the {a.get('row')} row",
+        "reach": lambda: f"take a card up to {a.get('extra')} space(s) further left in the {a.get('row')} row",
+        "discount": lambda: f"pay {a.get('amount')} € less in the {a.get('row')} row",
+        "reroll_free": lambda: f"reroll {a.get('count', 1)} die for free",
+        "free_action": lambda: f"take {a.get('count', 1)} free action(s) without Operation",
+        "prevent_injury": lambda: f"ignore the next {a.get('count', 1)} injury(ies)",
+    }.get(effect.op)
+    return words() if words else effect.op.replace("_", " ")

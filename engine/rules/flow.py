@@ -102,14 +102,15 @@ def board_meeting_roll(tx: Tx, seat: int, value: int) -> None:
     top = max(tally.values())
     leaders = [colour for colour, n in tally.items() if n == top]
     names = {d: tx.name(d) for d in club.directors}
-    if len(leaders) > 1:
+    if len(leaders) > 1 and not _always_tied(tx, club):
         tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
         tx.say(
             "board_meeting_tie", seat, f"Seat {seat} rolled {value}: the Directors' votes are tied ({', '.join(leaders)}). Reroll the d6 for free.",
             roll=value, votes=votes, decision=None,
         )
         return
-    colour = leaders[0]
+    # when no face of the die can break the tie, the first Director kept among those tied decides
+    colour = leaders[0] if len(leaders) == 1 else next(votes[d] for d in club.directors if votes[d] in leaders)
     decision = card.decision(colour)
     title = decision.title if decision else "no decision of that colour"
     vote_words = ", ".join(f"{names[d]} votes {c}" for d, c in votes.items())
@@ -120,6 +121,16 @@ def board_meeting_roll(tx: Tx, seat: int, value: int) -> None:
     tx.put(evolve(tx.club(seat), board_done=True))
     if decision is not None:
         apply_effects(tx, decision.effects, Ctx(seat=seat, source=card.id, label=card.name))
+
+
+def _always_tied(tx: Tx, club: Club) -> bool:
+    """True when the club's Directors tie on every face of the d6, so rerolling could never end."""
+    for face in range(1, 7):
+        tally = Counter(tx.profile.cards[d].vote(face) for d in club.directors)
+        top = max(tally.values())
+        if sum(1 for n in tally.values() if n == top) == 1:
+            return False
+    return True
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -46,7 +46,10 @@ def _play(data: Any, steps: int) -> tuple[list[dict[str, Any]], State]:
             assert state.stage == "over", state.awaiting
             break
         event = options[data.draw(st.integers(0, len(options) - 1), label="choice")]
-        state = engine.apply(profile, state, event).state
+        step = engine.apply(profile, state, event)
+        state = step.state
+        assert step.announcements, f"{event['type']} said nothing"
+        assert all({"kind", "seat", "text"} <= a.keys() and a["text"].endswith((".", "?", "!")) for a in step.announcements)
         log.append(event)
         _check_numbers(state)
     return log, state
