@@ -80,7 +80,8 @@ def screen_src_settled(page: Page, seat: int) -> str:
     img = page.locator(f'.simseat[data-seat="{seat}"] img[data-screen]')
     page.wait_for_function(
         "seat => { const s = window.__snapshot; const i = document.querySelector(`.simseat[data-seat='${seat}'] img`);"
-        " return s && i && i.src.endsWith(`v=${s.screens['seat' + seat].version}`) && i.complete && i.naturalWidth > 0; }",
+        " const v = i && s && s.screens[i.dataset.screen];"
+        " return v && i.src.endsWith(`v=${v.version}`) && i.complete && i.naturalWidth > 0; }",
         arg=seat)
     return str(img.get_attribute("src"))
 

@@ -1,0 +1,142 @@
+"""The README's run command in a real headless Chromium: ``touchline run --sim`` and nothing but its page.
+
+This is the newcomer's path on the real simulated table (not the web app's stand-in): start a game on the page,
+hold a Board meeting from the virtual pad and button, watch the OLED frame and the table view change without a
+reload, then take a Tuesday action from the page's steps.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, expect
+
+from .test_browser import Visits, browser, screen_src_settled, shoot  # noqa: F401  (browser is a fixture)
+
+pytestmark = pytest.mark.browser
+
+TOUCHLINE = Path(sys.executable).parent / "touchline"
+STARTED = re.compile(r"the page is on (http://\S+?)/? \(PIN (\S+)\)")
+
+
+class Running:
+    """``touchline run --sim`` in its own process; its address and the PIN it printed."""
+
+    def __init__(self, db: Path) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        self.process = subprocess.Popen([str(TOUCHLINE), "run", "--sim", "--host", "127.0.0.1", "--port", str(port),
+                                         "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.url, self.pin, said = "", "", []
+        deadline = time.monotonic() + 60
+        assert self.process.stdout is not None
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            said.append(line)
+            found = STARTED.search(line)
+            if found:
+                self.url, self.pin = found.group(1).rstrip("/"), found.group(2)
+                return
+        self.stop()
+        raise AssertionError("touchline run --sim did not say where its page is:\n" + "".join(said))
+
+    def state(self) -> dict[str, Any]:
+        """The page's JSON state."""
+        return httpx.get(self.url + "/api/state", timeout=10).json()
+
+    def wait_for(self, what: str, test: Any, seconds: float = 20) -> dict[str, Any]:
+        """Poll the state until ``test(state)`` holds (the table keeps a roll by itself once its reroll window ends)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            state = self.state()
+            if test(state):
+                return state
+            time.sleep(0.2)
+        raise AssertionError(f"the table never reached: {what}; it waits for {self.state()['game']['awaiting']}")
+
+    def stop(self) -> None:
+        """Stop the table (SIGTERM, as systemd would)."""
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture
+def running(tmp_path: Path) -> Iterator[Running]:
+    """The simulated table as the README starts it, with a fresh game log."""
+    if not TOUCHLINE.exists():
+        pytest.fail(f"{TOUCHLINE} is missing: run `make venv` to install the project.")
+    table = Running(tmp_path / "touchline.db")
+    yield table
+    table.stop()
+
+
+def _club(state: dict[str, Any], seat: int) -> dict[str, Any]:
+    return next(c for c in state["game"]["clubs"] if c["seat"] == seat)
+
+
+def test_a_newcomer_plays_monday_and_a_tuesday_step_on_touchline_run_sim(browser: Browser, running: Running) -> None:
+    visits = Visits(browser, viewport={"width": 1280, "height": 900})
+    table_view = visits.page(running.url + "/")
+    expect(table_view.locator("#when")).to_have_text("No game is running.")
+    page = visits.context.new_page()
+    page.goto(running.url + "/admin")
+    page.fill("#pin", running.pin)
+    page.click("#login button[type=submit]")
+    expect(page.locator("#unlocked")).to_be_visible()
+    page.click("#newgame button[type=submit]")
+    expect(page.locator("#newgame-msg")).to_contain_text("The game has started")
+    expect(table_view.locator("article.club")).to_have_count(2)
+
+    page.goto(running.url + "/sim")
+    boards = [c["id"] for c in httpx.get(running.url + "/api/deck", params={"kind": "board_meeting"}).json()]
+    for seat, card in ((1, boards[0]), (2, boards[1])):
+        box = page.locator(f'.simseat[data-seat="{seat}"]')
+        before = screen_src_settled(page, seat)
+        box.locator("input.cardpick").first.fill(card)
+        box.locator("button.place").first.click()
+        running.wait_for(f"seat {seat}'s Board meeting card", lambda s: _club(s, seat)["board_card"] == card)
+        expect(box.locator("img[data-screen]").first).not_to_have_attribute("src", before)
+        for _ in range(30):  # a tie between the Directors is rolled again
+            state = running.state()
+            wait = next((w for w in state["game"]["awaiting"] if w["seat"] == seat), None)
+            if wait is None or state["game"]["stage"] != "monday":
+                break
+            # Press to roll; hold to keep at once (else the table keeps it when the reroll window closes).
+            box.locator("button.hold" if wait["need"] == "keep_or_reroll" else "button.press").first.click()
+            running.wait_for("the press taken", lambda s, n=state["game"]["events"]: s["game"]["events"] > n)
+        else:
+            raise AssertionError(f"seat {seat}'s Board meeting was never decided")
+    shoot(page, "touchline-run-sim-after-board-meetings")
+    state = running.wait_for("Tuesday", lambda s: s["game"]["stage"] == "tuesday")
+    expect(table_view.locator("#when")).to_contain_text("Tuesday")  # the table view, never reloaded
+
+    seat = state["game"]["turn"]
+    ask = page.locator(f'#asks .ask[data-seat="{seat}"][data-need="action"]')
+    expect(ask).to_be_visible()
+    ask.locator(".choice:not(.off)[data-type=potential] button").first.click()
+    expect(page.locator("#asks-msg")).to_contain_text("Done: Raise")
+    running.wait_for("the Club potential roll asked for",
+                     lambda s: any(w.get("purpose") == "potential" for w in s["game"]["awaiting"]))
+    page.locator(f'.simseat[data-seat="{seat}"] button.press').first.click()
+    running.wait_for("the Club potential roll made", lambda s: any(
+        e["kind"] == "potential_result" for e in s["log"]), seconds=30)
+    expect(table_view.locator("#recent")).to_contain_text("rolled")
+    shoot(table_view, "touchline-run-sim-table-view")
+    assert visits.outside(running.url) == []
+    visits.context.close()
