@@ -192,3 +192,15 @@ def test_scoring_example_is_35_vp() -> None:
     assert (row["league"], row["vp_tokens"], row["staff_sets"], row["infrastructure"], row["objective"], row["office"]) == (9, 4, 6, 2, 4, 10)
     assert row["total"] == 35
 
+
+
+def test_directors_who_tie_on_every_face_let_the_first_of_them_decide() -> None:
+    profile = with_cards(_meeting_profile(), director("dir_ty", "yyyyyy"), director("dir_tbb", "bbbbbb"), director("dir_tr", "rrrrrr"))
+    events = setup_events(profile, [1])
+    for ev in events:
+        if ev["type"] == "directors":
+            ev["cards"] = ["dir_tbb", "dir_ty", "dir_tr"]
+    state = set_club(run(profile, events), 1, res=(4, 0, 1, 3))
+    step = engine.apply(profile, run(profile, [{"type": "board_meeting", "seat": 1, "card": "bm_t1"}], state), {"type": "roll", "seat": 1, "value": 3})
+    assert next(a for a in step.announcements if a["kind"] == "board_meeting")["decision"] == "blue"
+    assert step.state.stage == "tuesday"
