@@ -89,39 +89,10 @@ def test_building_from_the_page_pays_and_then_that_kind_is_no_longer_offered(
         assert again["why_not"].startswith(f"needs {kind.cost} €")
 
 
-def test_a_whole_game_is_played_with_the_page_choices_alone(
-        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
-    """Every turn, Suspension choice and Objective answered from /api/choices (rolls and cards as the table gives them)."""
-    rotate, rolls = itertools.count(), itertools.count()
-    seen: set[str] = set()
-    for _ in range(3000):
-        view = client.get("/api/state").json()["game"]
-        if view["stage"] == "over":
-            break
-        wait = view["awaiting"][0]
-        if wait["need"] in ("action", "suspensions", "objective_result"):
-            ask = next(a for a in _asks(client) if a["seat"] == wait["seat"] and a["need"] == wait["need"])
-            offered = [o for o in ask["options"] if "why_not" not in o
-                       and all(f["choices"] for f in o.get("fields", []))]
-            n = next(rotate)
-            # Mostly pass, so the game moves on; now and then take another action the page offers.
-            option = offered[n % len(offered)] if n % 3 == 0 else offered[-1]
-            event = _filled(option, n)
-            seen.add(event["type"])
-        elif wait["need"] == "lineup":
-            event = _lineup(next(c for c in view["clubs"] if c["seat"] == wait["seat"]), client.get("/api/rules").json()["pitch"])
-        else:
-            event = _answer(client, view, wait, n=next(rolls))
-        response = client.post("/api/actions/event", json=event, headers=game)
-        assert response.status_code == 200, (event, response.text)
-    else:
-        raise AssertionError(f"the game did not end: {view['stage']} week {view['week']}, {view['awaiting'][:2]}, {event}")
-    assert "pass" in seen
-    assert len(seen - {"pass", "objective_result", "suspensions"}) >= 2
-    assert client.get("/api/state").json()["game"]["final"]
+_FACES = itertools.count()
 
 
-def _answer(client: TestClient, view: dict[str, Any], wait: dict[str, Any], n: int) -> dict[str, Any]:
+def _answer(client: TestClient, view: dict[str, Any], wait: dict[str, Any]) -> dict[str, Any]:
     """What the pads and buttons give: a Board meeting card, a die result, keep, a kick-off."""
     seat, need = wait["seat"], wait["need"]
     if need == "kickoff":
@@ -129,12 +100,78 @@ def _answer(client: TestClient, view: dict[str, Any], wait: dict[str, Any], n: i
     if need == "keep_or_reroll":
         return {"type": "keep", "seat": seat}
     if need == "roll":
-        return {"type": "roll", "seat": seat, "value": 1 + n % 6, **({"team": wait["team"]} if wait.get("team") else {})}
+        # Every face in turn: the same few faces again could tie the same Directors' votes forever.
+        return {"type": "roll", "seat": seat, "value": 1 + next(_FACES) % 6, **({"team": wait["team"]} if wait.get("team") else {})}
     if need == "card":
         drawn = {c["board_card"] for c in view["clubs"]}
         cards = client.get("/api/deck", params={"kind": "board_meeting"}).json()
         return {"type": "board_meeting", "seat": seat, "card": next(c["id"] for c in cards if c["id"] not in drawn)}
     raise AssertionError(f"cannot answer {wait}")
+
+
+def _step(client: TestClient, csrf: dict[str, str], view: dict[str, Any], n: int, pick: int = -1) -> str:
+    """Answer what the table waits for first: page steps from /api/choices (option ``pick`` when it can be taken,
+    else the last one, which passes), the rest as the pads and buttons would. Returns the event's type."""
+    wait = view["awaiting"][0]
+    if wait["need"] in ("action", "suspensions", "objective_result"):
+        ask = next(a for a in _asks(client) if a["seat"] == wait["seat"] and a["need"] == wait["need"])
+        offered = [o for o in ask["options"] if "why_not" not in o and all(f["choices"] for f in o.get("fields", []))]
+        event = _filled(offered[pick % len(offered)], n)
+    elif wait["need"] == "lineup":
+        event = _lineup(next(c for c in view["clubs"] if c["seat"] == wait["seat"]), client.get("/api/rules").json()["pitch"])
+    else:
+        event = _answer(client, view, wait)
+    response = client.post("/api/actions/event", json=event, headers=csrf)
+    assert response.status_code == 200, (event, response.text)
+    return str(event["type"])
+
+
+def test_a_whole_game_is_played_with_the_page_choices_alone(
+        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+    """Every turn, Suspension choice and Objective answered from /api/choices (rolls and cards as the table gives them)."""
+    seen: set[str] = set()
+    for n in range(3000):
+        view = client.get("/api/state").json()["game"]
+        if view["stage"] == "over":
+            break
+        # Mostly pass, so the game moves on; every third page step, another action the page offers.
+        seen.add(_step(client, game, view, n, pick=n if n % 3 == 0 else -1))
+    else:
+        raise AssertionError(f"the game did not end: {view['stage']} week {view['week']}, {view['awaiting'][:2]}")
+    assert "pass" in seen
+    assert len(seen & {"build", "office", "potential", "hire_player", "hire_youngster", "hire_staff", "sponsor"}) >= 2
+    assert client.get("/api/state").json()["game"]["final"]
+
+
+def test_unpaid_maintenance_is_settled_by_choosing_cards_on_the_page(
+        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+    view = play_until(client, game, "tuesday")
+    seat = view["turn"]
+    client.post("/api/actions/correction", json={"seat": seat, "what": "budget", "delta": 10, "reason": "test"},
+                headers=game)
+    hire = next(o for o in _asks(client)[0]["options"] if o["event"]["type"] == "hire_staff")
+    assert client.post("/api/actions/event", json=_filled(hire), headers=game).status_code == 200
+    view = play_until(client, game, "matchday")
+    budget = _club(client, seat)["resources"]["budget"]
+    client.post("/api/actions/correction", json={"seat": seat, "what": "budget", "delta": -budget, "reason": "broke"},
+                headers=game)
+    for n in range(200):
+        view = client.get("/api/state").json()["game"]
+        wait = view["awaiting"][0]
+        if wait["need"] == "suspensions":
+            break
+        assert view["stage"] == "matchday", "the week ended without asking for Suspensions"
+        _step(client, game, view, n)
+    (ask,) = [a for a in _asks(client) if a["need"] == "suspensions"]
+    assert ask["seat"] == seat and ask["count"] == wait["count"] >= 1
+    (option,) = ask["options"]
+    chosen = option["fields"][0]["choices"][0]["value"]
+    event = {**option["event"], "cards": [chosen] * ask["count"]}
+    assert client.post("/api/actions/event", json=event, headers=game).status_code == 200
+    club = _club(client, seat)
+    held = next(x for x in club["staff"] + club["players"] if x["id"] == chosen)
+    assert held["suspension"] >= 2 * ask["count"] - 1  # 2 tokens each (one may already be gone with the week)
+    assert not any(a["need"] == "suspensions" for a in _asks(client))
 
 
 def test_suspensions_ask_for_one_card_per_missing_euro_from_the_club() -> None:
