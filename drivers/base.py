@@ -6,7 +6,10 @@ import os
 from dataclasses import dataclass
 from typing import Literal
 
+from drivers.errors import DriverConfigError
+
 BACKEND_ENV = "TOUCHLINE_BACKEND"
+BAD_BACKEND = "{source} says {choice!r}, which is not a backend: use 'real' (hardware) or 'sim' (simulation)."
 Backend = Literal["real", "sim"]
 
 
@@ -15,9 +18,8 @@ def default_backend(configured: str | None = None) -> Backend:
     forced = os.environ.get(BACKEND_ENV, "").strip().lower()
     choice = forced or (configured or "real").strip().lower()
     if choice not in ("real", "sim"):
-        raise ValueError(
-            f"{BACKEND_ENV}={choice!r} is not a backend: use 'real' (hardware) or 'sim' (simulation)."
-        )
+        source = BACKEND_ENV if forced else "the table file's backend"
+        raise DriverConfigError(BAD_BACKEND.format(source=source, choice=choice))
     return choice  # type: ignore[return-value]
 
 
