@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import engine
 from engine import errors as E
+from engine.cards import Ability, Effect, Staff
 from engine.state import Held, evolve
 
-from tests.engine.helpers import at_stage, club, demo, refused, run, set_club, tuesday
+from tests.engine.helpers import at_stage, club, demo, refused, run, set_club, tuesday, with_cards
 from tests.engine.test_match_and_round import BASIC, lineup, plain
 
 
@@ -75,3 +76,49 @@ def test_an_objective_in_words_is_asked_of_the_table() -> None:
     refused(profile, state, {"type": "objective_result", "seat": 1, "result": "great"}, E.BadEvent)
     over = engine.apply(profile, state, {"type": "objective_result", "seat": 1, "result": "perfect"}).state
     assert over.stage == "over" and engine.view(profile, over)["final"][0]["objective"] == 4
+
+
+def _staff(card_id: str, *effects: Effect, timing: str = "action") -> Staff:
+    """A Staff card whose action (or other timing) has the given effects."""
+    return Staff(id=card_id, kind="staff", name=f"Test {card_id}", cost=0, profession="Analyst", set="yellow",
+                 abilities=(Ability(timing=timing, effects=tuple(effects)),))
+
+
+def _use(card: Staff, targets: tuple[str, ...] = (), res: tuple[int, int, int, int] = (10, 0, 0, 0)):
+    """A one-club game on Tuesday where the club holds the card and uses it."""
+    profile, state = tuesday(seats=(1,), profile=with_cards(demo(), card))
+    state = set_club(state, 1, staff=club(state, 1).staff + (Held(card.id),), res=res)
+    return profile, engine.apply(profile, state, {"type": "use_card", "seat": 1, "card": card.id, "targets": list(targets)})
+
+
+def test_a_discount_for_the_round_lowers_the_next_hires_in_that_row() -> None:
+    profile, step = _use(_staff("st_t_disc", Effect.of("discount", row="players", amount=2, lasting="round")))
+    state = evolve(set_club(step.state, 1, acted=False, free_used=0), stage="tuesday", turn=1)
+    cost = profile.cards["pl_04"].untrained.cost
+    after = engine.apply(profile, state, {"type": "hire_player", "seat": 1, "card": "pl_04"}).state
+    assert club(after, 1).res[0] == 10 - (cost - 2)
+
+
+def test_an_action_that_hires_uses_its_own_discount_and_the_named_card() -> None:
+    scout = _staff("st_t_scout", Effect.of("discount", row="players", amount=1, lasting="action"), Effect.of("hire", row="players"))
+    profile, step = _use(scout, targets=["pl_04"])
+    cost = profile.cards["pl_04"].untrained.cost
+    assert club(step.state, 1).held("pl_04") is not None and club(step.state, 1).res[0] == 10 - (cost - 1)
+
+
+def test_injury_prevention_stops_the_next_injury_only() -> None:
+    vet = demo().cards_of("veteran")[0]
+    hit = Effect.of("injure", target="jersey", jersey=vet.untrained.jersey, weeks=2)
+    profile, step = _use(_staff("st_t_doc", Effect.of("prevent_injury", count=1, lasting="round"), hit, hit))
+    assert [a["kind"] for a in step.announcements if a["kind"].startswith("injur")] == ["injury_prevented", "injury"]
+    assert club(step.state, 1).held(vet.id).injury == 2 and club(step.state, 1).mod("prevent_injury:round") == 0
+
+
+def test_free_rerolls_from_a_card_are_spent_before_fanbase() -> None:
+    profile, step = _use(_staff("st_t_luck", Effect.of("reroll_free", count=1, lasting="round")), res=(0, 1, 0, 0))
+    state = evolve(set_club(step.state, 1, acted=False, free_used=0, stats=(2, 2, 2, 2)), stage="tuesday", turn=1)
+    state = run(profile, [{"type": "potential", "seat": 1, "stat": "fitness"}, {"type": "roll", "seat": 1, "value": 1},
+                          {"type": "reroll", "seat": 1, "value": 2}], state)
+    assert club(state, 1).res[1] == 1 and club(state, 1).mod("free_rerolls:round") == 0
+    state = engine.apply(profile, state, {"type": "reroll", "seat": 1, "value": 6}).state
+    assert club(state, 1).res[1] == 0 and club(state, 1).stats[3] == 3
