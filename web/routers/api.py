@@ -54,7 +54,7 @@ def rules(table: TableDep) -> dict[str, Any]:
     return {
         "pitch": {"zones": list(ZONES), "wing": pitch.wing_capacity, "central": pitch.centre_capacity,
                   "sections": dict(pitch.section_max), "total": pitch.on_pitch, "jerseys": list(pitch.jerseys),
-                  "blanks": pitch.blank_jerseys},
+                  "blanks": pitch.blank_jerseys, "start": dict(pitch.start_sections)},
         "adjustable": list(ADJUSTABLE),
         "stands": {"board": profile_of(table).board.board_stands,
                    "infrastructure": {k.id: k.stands for k in profile_of(table).board.infrastructure if k.stands}},

@@ -18,6 +18,7 @@ export const SENTENCES = {
   wrongSection: (name, sections) => `${name} plays only as ${sections.map((s) => SECTION_WORDS[s]).join(" or ")}.`,
   unavailable: (name, why) => `${name} cannot play: ${why}.`,
   pickFirst: "Pick a Player or a jersey marker from the bench first.",
+  cannotFill: "The jersey markers left cannot fill the pitch within the limits: take one back or place a Player.",
   standsFull: (n) => `The club has ${n} Stands: at most ${n} Fanbase can sit there.`,
 };
 let standsRule = {board: 2, infrastructure: {}};
@@ -189,6 +190,38 @@ function showResult() {
   fill($("breakdown"), result ? [h("h3", {}, "The match, zone by zone"), h("ol", {class: "log"}, logItem(result))] : null);
 }
 
+/** Complete the lineup with plain jersey markers, section by section towards the starting formation. */
+export function fillRest(items, onPitch, lim = limits) {
+  const out = [...onPitch];
+  const start = lim.start || {def: 4, mid: 4, fwd: 2};
+  const free = items.filter((i) => i.kind !== "card" && !i.out && !out.some((p) => p.key === i.key));
+  const count = (s) => out.filter((p) => p.zone.startsWith(`${s}_`)).length;
+  while (out.length < lim.total && free.length) {
+    // The section furthest below its starting number (then any with room).
+    const order = SECTIONS.slice().reverse().sort((a, b) => (count(a) - (start[a] || 0)) - (count(b) - (start[b] || 0)));
+    let placedOne = false;
+    for (const section of order) {
+      const zone = ["centre", "left", "right"].map((side) => `${section}_${side}`)
+        .find((z) => free.some((i) => !refusal(i, z, out, lim)));
+      if (!zone) continue;
+      const item = free.find((i) => !refusal(i, zone, out, lim));
+      free.splice(free.indexOf(item), 1);
+      const style = section === "def" ? "defence" : section === "fwd" ? "attack" : (count("mid") % 2 ? "attack" : "defence");
+      out.push({...item, style, zone});
+      placedOne = true;
+      break;
+    }
+    if (!placedOne) break;
+  }
+  return out;
+}
+
+$("fill").addEventListener("click", () => {
+  placed = fillRest(benchItems(), placed);
+  chosen = null;
+  say($("lineup-msg"), placed.length === limits.total ? "" : SENTENCES.cannotFill, placed.length === limits.total);
+  draw();
+});
 $("stands").addEventListener("input", drawPitch);
 $("clear").addEventListener("click", () => { placed = []; chosen = null; assigned = {}; draw(); });
 $("record").addEventListener("click", async () => {
