@@ -7,7 +7,8 @@ a TCA9548A, and panels whose display RAM is filled by the bytes luma's real ``ss
 classes send (init sequence, addressing modes, the SH1106's 132-column RAM, rotation).  What ``dummy``
 offers is kept: :meth:`Display.frame` is the last frame as a PIL image a test can read (decoded from
 what the panel would light), and :meth:`Display.png` the same for the web page.  A forgotten channel
-select shows up as a frame on the wrong panel.
+select shows up as a frame on the wrong panel; so does a channel left open on a second TCA9548A of the
+same bus, which the driver therefore closes before selecting its own.
 
 A panel that stops answering is reported as a ``HealthReading`` and retried by the driver itself: on the
 next :meth:`Display.show` once ``retry_interval`` has passed, and by a timer every ``retry_interval``
@@ -334,6 +335,22 @@ def _bus_lock(world: object, bus: int) -> threading.Lock:
         return _BUS_LOCKS.setdefault((id(world), bus), threading.Lock())
 
 
+@dataclass
+class _Muxes:
+    """What the displays of one I2C bus know about its multiplexers (read and changed under the bus lock)."""
+
+    addresses: dict[int, set[int]] = field(default_factory=dict)  # multiplexer -> panel addresses behind it
+    masks: dict[int, int | None] = field(default_factory=dict)  # multiplexer -> channels left open (None: unknown)
+
+
+_MUXES: dict[tuple[int, int], _Muxes] = {}
+
+
+def _muxes(world: object, bus: int) -> _Muxes:
+    with _BUS_LOCKS_GUARD:
+        return _MUXES.setdefault((id(world), bus), _Muxes())
+
+
 # -- the driver ---------------------------------------------------------------------------------
 
 
@@ -399,6 +416,11 @@ class Display:
         self._shown: Image.Image | None = None
         self.detail = ""
         self._lock = _bus_lock(self.simulation, bus)
+        self._muxes = _muxes(self.simulation, bus)
+        if interface == "i2c" and mux_address is not None:
+            with self._lock:
+                self._muxes.addresses.setdefault(mux_address, set()).add(address)
+                self._muxes.masks.setdefault(mux_address, None)
         if self.simulation is not None and self.simulation.populate:
             self._populate(self.simulation)
 
@@ -494,7 +516,7 @@ class Display:
         except OSError as exc:
             return False, f"I2C bus {self.bus} cannot be opened ({exc}): is I2C enabled (dtparam=i2c_arm=on)?"
         with self._lock:
-            if self.mux_address is not None:
+            if self.interface == "i2c":
                 try:
                     self._select()
                 except OSError as exc:
@@ -579,9 +601,25 @@ class Display:
         return self._smbus
 
     def _select(self) -> None:
-        # Before every exchange: another thread may have switched the multiplexer to its own panel.
+        # Called with the bus lock held, before every exchange: another thread may have switched the
+        # multiplexer to its own panel.  A channel left open on *another* multiplexer connects a panel
+        # with our address too (TCA9548A channels stay open until changed), so those are closed first.
+        if self.interface != "i2c":
+            return
+        bus = self._i2c_bus()
+        for mux, addresses in self._muxes.addresses.items():
+            if mux == self.mux_address or self.address not in addresses or self._muxes.masks.get(mux) == 0:
+                continue
+            try:
+                bus.write_byte(mux, 0)
+                self._muxes.masks[mux] = 0
+            except OSError:  # that multiplexer is gone: its panels cannot answer either
+                self._muxes.masks[mux] = None
+                log.debug("display %s: closing multiplexer 0x%02X failed", self.name, mux, exc_info=True)
         if self.mux_address is not None and self.mux_channel is not None:
-            self._i2c_bus().write_byte(self.mux_address, 1 << self.mux_channel)
+            self._muxes.masks[self.mux_address] = None  # unknown until the write below is acknowledged
+            bus.write_byte(self.mux_address, 1 << self.mux_channel)
+            self._muxes.masks[self.mux_address] = 1 << self.mux_channel
 
     def _make_device(self) -> Any:
         from luma.core.interface.serial import i2c, spi

@@ -316,3 +316,19 @@ def test_the_frame_read_back_is_what_lumas_dummy_device_would_hold(kind: str) ->
         assert display.show(frame)
         assert same_pixels(display.frame(), reference.image)
         assert same_pixels(Image.open(io.BytesIO(display.png())), reference.image)
+
+
+def test_with_two_multiplexers_a_frame_lands_only_on_its_own_panel(table: SimulatedI2C) -> None:
+    # Seats 1 and 5 both sit on channel 0, of two TCA9548As on one bus. A channel stays open until changed,
+    # so the other multiplexer's must be closed before each frame.
+    one = table.add_panel(1, 0x3C, mux_address=0x70, mux_channel=0)
+    five = table.add_panel(1, 0x3C, mux_address=0x71, mux_channel=0)
+    seat1 = open_display("seat1", bus=1, mux_address=0x70, mux_channel=0, backend="sim", simulation=table)
+    seat5 = open_display("seat5", bus=1, mux_address=0x71, mux_channel=0, backend="sim", simulation=table)
+    frames = [frame_with("seat 1", box=0), frame_with("seat 5", box=100)]
+    assert seat1.show(frames[0]) and seat5.show(frames[1])
+    assert same_pixels(one.image(), frames[0])
+    assert same_pixels(five.image(), frames[1])
+    assert seat1.show(frames[0])
+    assert same_pixels(five.image(), frames[1])
+    assert table.bus(1).muxes[0x71].mask == 0 and table.bus(1).muxes[0x70].mask == 1
