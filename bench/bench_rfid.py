@@ -74,9 +74,12 @@ def transfer_figures() -> list[tuple[str, str, str, str, bool]]:
     steady = all(u == CLASSIC for u, _ in resting)
     mean_rest = statistics.fmean(n for _, n in resting)
     stock_seen = [stock.read_id_no_block() is not None for _ in range(ROUNDS * 2)]
-    rows.append(("resting card, per poll (mean)", f"{mean_rest:.1f} (present {100 if steady else 0}%)",
+    # Most polls only check presence (WUPA, HLTA); every REIDENTIFY_EVERY-th reads the whole UID again.
+    check = statistics.mode(n for _, n in resting)
+    rows.append(("resting card, per poll", f"{check} per check, {mean_rest:.1f} mean (present "
+                 f"{100 * sum(u == CLASSIC for u, _ in resting) // len(resting)}%)",
                  f"present {100 * sum(stock_seen) // len(stock_seen)}% of polls", "<= 16, always present",
-                 steady and mean_rest <= 16))
+                 steady and check <= 16 and mean_rest <= 16))
     chip.lift()
     stock_chip.lift()
 
@@ -148,9 +151,9 @@ def main() -> bool:
     logging.getLogger("drivers.rfid").setLevel(logging.WARNING)
     ok = True
     rows = transfer_figures()
-    print(f"   {'SPI transfers':32} {'ours':>22} {'stock read_id_no_block':>34} {'target':>22}")
+    print(f"   {'SPI transfers':32} {'ours':>38} {'stock read_id_no_block':>26} {'target':>22}")
     for what, ours, stock, target, met in rows:
-        print(f"   {what:32} {ours:>22} {stock:>34} {target:>22} {'ok' if met else 'MISSED'}")
+        print(f"   {what:32} {ours:>38} {stock:>26} {target:>22} {'ok' if met else 'MISSED'}")
         ok &= met
     taps, lifts, idle_cpu = latency_figures()
     complete = len(taps) == ROUNDS and len(lifts) == ROUNDS
