@@ -87,6 +87,10 @@ UNKNOWN_FIELD: Final = "unknown field; the fields here are: {known}"
 DUPLICATE_ID: Final = 'id "{id}" is used twice (also in {other}); every card needs its own id'
 WRONG_PREFIX: Final = 'id "{id}" must start with "{prefix}" in {file}'
 UNKNOWN_CARD: Final = 'no card "{id}" in this profile'
+MANDATORY_COST: Final = (
+    "a mandatory ability (optional = false) happens by itself, so it has no cost to pay first; "
+    'write what it takes as an effect, e.g. { op = "lose", resource = "budget", amount = 1 }'
+)
 
 
 class DataError(ValueError):
@@ -309,6 +313,9 @@ def _ability(fields: _Fields, refs: _Refs) -> Ability:
     )
     if not ability.effects:
         fields.wrong("effects", "at least one effect", [])
+    if ability.cost and not ability.optional:
+        # nothing would ever pay it: costless abilities happen by themselves, costed ones wait for the club's choice
+        fields.fail("cost", MANDATORY_COST)
     fields.done()
     return ability
 

@@ -160,7 +160,11 @@ class Pending(NamedTuple):
             if self.purpose == "potential":
                 out["stat"] = self.ref
             elif self.purpose == "effect":
-                out["card"] = self.ref.rpartition("#")[0]
+                source = self.ref.rpartition("#")[0]
+                # a board table's row is no card: say which table instead
+                out["card"] = None if source.startswith("@") else source
+                if source.startswith("@"):
+                    out["table"] = source[1:].split(":")[0]
         else:
             out["count"] = self.count
         return out

@@ -19,8 +19,24 @@ def faces(tx: Tx, die: str) -> int:
     return len(dict(tx.profile.board.opponent_dice).get(die, (0,) * 6))
 
 
-def _can_reroll(club: Club) -> bool:
-    return club.res[1] > 0 or club.mod("free_rerolls:round") > 0 or club.mod("free_rerolls:permanent") > 0
+def free_reroll_keys(purpose: str) -> tuple[str, ...]:
+    """The club's running modifiers that may pay a free reroll of a roll with this purpose, most fleeting first.
+
+    A card's free reroll for one kind of roll (``purpose``) is spent before one that fits any roll, so the wider
+    one is kept for later; a modifier named ``free_rerolls:<lasting>`` fits any roll.
+    """
+    return (
+        f"free_rerolls:{purpose}:round", "free_rerolls:round",
+        f"free_rerolls:{purpose}:permanent", "free_rerolls:permanent",
+    )
+
+
+def _free_reroll(club: Club, purpose: str) -> str | None:
+    return next((key for key in free_reroll_keys(purpose) if club.mod(key) > 0), None)
+
+
+def _can_reroll(club: Club, purpose: str) -> bool:
+    return club.res[1] > 0 or _free_reroll(club, purpose) is not None
 
 
 def _value(tx: Tx, die: str) -> int:
@@ -34,11 +50,12 @@ def _value(tx: Tx, die: str) -> int:
 def _hold_or_resolve(tx: Tx, pending: Pending, value: int) -> None:
     seat = pending.seat
     rest = tuple(p for p in tx.state.pending if p is not pending)
-    if seat is not None and pending.rerollable and _can_reroll(tx.club(seat)):
+    if seat is not None and pending.rerollable and _can_reroll(tx.club(seat), pending.purpose):
         held = evolve(pending, need="keep_or_reroll", value=value)
         index = tx.state.pending.index(pending)
         tx.state = evolve(tx.state, pending=rest[:index] + (held,) + rest[index:])
-        tx.say("roll", seat, f"Seat {seat} rolled {value} on the {pending.die}: keep it, or spend 1 Fanbase to reroll.", die=pending.die, value=value, purpose=pending.purpose, held=True)
+        price = "use a free reroll" if _free_reroll(tx.club(seat), pending.purpose) else "spend 1 Fanbase"
+        tx.say("roll", seat, f"Seat {seat} rolled {value} on the {pending.die}: keep it, or {price} to reroll.", die=pending.die, value=value, purpose=pending.purpose, held=True)
         return
     tx.state = evolve(tx.state, pending=rest)
     who = f"Seat {seat}" if seat is not None else "The table"
@@ -102,10 +119,9 @@ def on_reroll(tx: Tx) -> None:
     seat, pending = _held(tx)
     value = _value(tx, pending.die)
     club = tx.club(seat)
-    if club.mod("free_rerolls:round") > 0:
-        club, paid = set_mod(club, "free_rerolls:round", -1), "a free reroll"
-    elif club.mod("free_rerolls:permanent") > 0:
-        club, paid = set_mod(club, "free_rerolls:permanent", -1), "a free reroll"
+    key = _free_reroll(club, pending.purpose)
+    if key is not None:
+        club, paid = set_mod(club, key, -1), "a free reroll"
     elif club.res[1] > 0:
         club, paid = with_res(club, "fanbase", -1), "1 Fanbase"
     else:

@@ -26,6 +26,7 @@ class Ctx:
     targets: list[str] | None = None  # chosen cards, consumed in order
     roll: int | None = None  # a die result given with the event (for ``roll`` conditions)
     discount: int = 0  # € off the next ``hire`` in the same list
+    table: str = ""  # a board table's row carrying the effect, e.g. "@match_consequence:loss:2" (no card)
 
     def take_target(self) -> str | None:
         """The next chosen card, if the event named one."""
@@ -267,9 +268,14 @@ def apply_effect(tx: Tx, effect: Effect, ctx: Ctx) -> None:
     elif op == "hire":
         _hire_effect(tx, ctx, str(a["row"]), effect)
     elif op == "reroll_free":
-        key = f"free_rerolls:{a.get('lasting', 'round')}"
+        purpose = str(a.get("purpose", "any"))
+        lasting = str(a.get("lasting", "round"))
+        # the lasting comes last so that the End of the round's sweep of ":round" modifiers finds it
+        key = f"free_rerolls:{lasting}" if purpose == "any" else f"free_rerolls:{purpose}:{lasting}"
         tx.put(set_mod(club, key, int(a.get("count", 1))))
-        tx.say("reroll_free", seat, f"Seat {seat} gains {a.get('count', 1)} free reroll(s).")
+        which = "" if purpose == "any" else f" of {_PURPOSE_WORDS.get(purpose, purpose)}"
+        until = "this round" if lasting == "round" else "for the rest of the game"
+        tx.say("reroll_free", seat, f"Seat {seat} gains {a.get('count', 1)} free reroll(s){which}, {until}.", count=a.get("count", 1), purpose=purpose, lasting=lasting)
     elif op == "free_action":
         tx.put(set_mod(club, "free_actions:round", int(a.get("count", 1))))
         tx.say("free_action", seat, f"Seat {seat} gains {a.get('count', 1)} free action(s) without paying Operation.")
@@ -364,15 +370,28 @@ def _hire_effect(tx: Tx, ctx: Ctx, row: str, effect: Effect) -> None:
 
 def _await_effect_roll(tx: Tx, ctx: Ctx, die: str, effect: Effect) -> None:
     # the pending roll names the effect by its index in the source card's abilities so it stays JSON-safe
-    ref = effect_ref(tx, ctx.source, effect)
+    ref = effect_ref(tx, ctx.source or ctx.table, effect)
     tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", ctx.seat, "effect", die, True, ref=ref),))
     tx.say("await_roll", ctx.seat, f"Seat {ctx.seat}: roll the {die} for {ctx.label or 'the effect'}.", die=die, purpose="effect")
+
+
+def consequence_ref(result: str, value: int) -> str:
+    """The reference of one row of the Match consequence table (a result and a d6), for effects it carries."""
+    return f"@match_consequence:{result}:{value}"
 
 
 def _all_effects(tx: Tx, source: str) -> list[Effect]:
     card = tx.profile.cards.get(source)
     out: list[Effect] = []
+    if source.startswith("@match_consequence:"):
+        _, result, value = source.split(":")
+        return list(tx.profile.board.consequence(result, int(value)))
     if card is None:
+        # a Stadium Infrastructure token is board data, not a card
+        for kind in tx.profile.board.infrastructure:
+            if kind.id == source:
+                for ab in kind.abilities:
+                    out.extend(ab.effects)
         return out
     for name in ("abilities", "bonus", "effects", "megaphone", "adboard", "shirt"):
         for item in getattr(card, name, ()) or ():
@@ -399,12 +418,29 @@ def resolve_effect_roll(tx: Tx, seat: int, ref: str, value: int) -> None:
     effects = _all_effects(tx, source)
     i = int(index)
     if 0 <= i < len(effects):
-        ctx = Ctx(seat=seat, source=source, label=tx.name(source), roll=value)
+        if source.startswith("@"):
+            ctx = Ctx(seat=seat, table=source, label="Match consequence", roll=value)
+        else:
+            ctx = Ctx(seat=seat, source=source, label=_source_name(tx, source), roll=value)
         if conditions_hold(tx, tx.club(seat), effects[i].when, ctx) is False:
             tx.say("no_effect", seat, f"{ctx.label}: Seat {seat} rolled {value}, so nothing happens.", roll=value, source=source)
             return
         apply_effect(tx, effects[i], ctx)
 
+
+def _source_name(tx: Tx, source: str) -> str:
+    for kind in tx.profile.board.infrastructure:
+        if kind.id == source and source not in tx.profile.cards:
+            return kind.name
+    return tx.name(source)
+
+
+_PURPOSE_WORDS = {
+    "board_meeting": "a Board meeting roll",
+    "match_consequence": "a Match consequence roll",
+    "potential": "a Club potential roll",
+    "effect": "a card's roll",
+}
 
 _TARGETS = {
     "this_card": "this card",
@@ -440,7 +476,7 @@ def describe_effect(effect: Effect) -> str:
         "hire": lambda: f"hire a card from the {a.get('row')} row",
         "reach": lambda: f"take a card up to {a.get('extra')} space(s) further left in the {a.get('row')} row",
         "discount": lambda: f"pay {a.get('amount')} € less in the {a.get('row')} row",
-        "reroll_free": lambda: f"reroll {a.get('count', 1)} die for free",
+        "reroll_free": lambda: f"reroll {a.get('count', 1)} die for free" + ("" if a.get("purpose", "any") == "any" else f" ({_PURPOSE_WORDS.get(str(a.get('purpose')), a.get('purpose'))})"),
         "free_action": lambda: f"take {a.get('count', 1)} free action(s) without Operation",
         "prevent_injury": lambda: f"ignore the next {a.get('count', 1)} injury(ies)",
     }.get(effect.op)

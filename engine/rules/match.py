@@ -23,7 +23,7 @@ from engine.rules.common import (
     stage_name,
     with_res,
 )
-from engine.rules.effects import Ctx, apply_abilities, apply_effects, hit_jersey, injure
+from engine.rules.effects import Ctx, apply_abilities, apply_effects, consequence_ref, hit_jersey, injure
 from engine.state import Club, Held, Pending, Placed, evolve
 
 MATCH_TIMINGS = ("before_match", "during_match", "after_match")
@@ -382,7 +382,7 @@ def consequence_roll(tx: Tx, seat: int, value: int) -> None:
     effects = tx.profile.board.consequence(club.result, value)
     tx.put(evolve(club, consequence_done=True))
     tx.say("match_consequence", seat, f"Seat {seat} rolled {value} for the Match consequence after a {club.result}.", roll=value, result=club.result, effects=[e.to_dict() for e in effects])
-    apply_effects(tx, effects, Ctx(seat=seat, label="Match consequence"))
+    apply_effects(tx, effects, Ctx(seat=seat, label="Match consequence", table=consequence_ref(club.result, value)))
 
 
 def injury_roll(tx: Tx, seat: int, value: int, weeks: int, suspension: bool = False) -> None:

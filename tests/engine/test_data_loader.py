@@ -12,6 +12,7 @@ from engine.loader import (
     ALL_FILES,
     BAD_TOML,
     DEMO_FOLDER,
+    MANDATORY_COST,
     MISSING_FILE,
     NOT_A_FOLDER,
     DataError,
@@ -115,6 +116,14 @@ def test_a_bad_effect_parameter_is_refused(owner: Path) -> None:
 def test_an_effect_parameter_the_op_does_not_take_is_refused(owner: Path) -> None:
     edit(owner, "board_meetings.toml", '{ op = "gain", resource = "budget", amount = 2 }', '{ op = "gain", resource = "budget", amount = 2, weeks = 1 }')
     assert load_error(owner).startswith('board_meetings.toml, card bm_01, field "decisions[1].effects[1].weeks": unknown field')
+
+
+def test_a_mandatory_ability_with_a_cost_is_refused_since_nothing_would_pay_it(owner: Path) -> None:
+    edit(owner, "players.toml", 'optional = false, text = "After the match, pay 1 € in wages."',
+         'optional = false, cost = { budget = 1 }, text = "After the match, pay 1 € in wages."')
+    message = load_error(owner)
+    assert re.match(r'players\.toml, card pl_\d+, field "untrained\.abilities\[1\]\.cost": ', message)
+    assert message.endswith(MANDATORY_COST)
 
 
 def test_a_jersey_target_without_a_jersey_is_refused(owner: Path) -> None:

@@ -122,3 +122,25 @@ def test_free_rerolls_from_a_card_are_spent_before_fanbase() -> None:
     assert club(state, 1).res[1] == 1 and club(state, 1).mod("free_rerolls:round") == 0
     state = engine.apply(profile, state, {"type": "reroll", "seat": 1, "value": 6}).state
     assert club(state, 1).res[1] == 0 and club(state, 1).stats[3] == 3
+
+
+def test_a_free_reroll_for_one_kind_of_roll_does_not_pay_for_another() -> None:
+    luck = _staff("st_t_bm", Effect.of("reroll_free", count=1, lasting="round", purpose="board_meeting"))
+    profile, step = _use(luck, res=(0, 0, 0, 0))
+    state = evolve(set_club(step.state, 1, acted=False, free_used=0, stats=(2, 2, 2, 2)), stage="tuesday", turn=1)
+    state = run(profile, [{"type": "potential", "seat": 1, "stat": "fitness"}], state)
+    # no Fanbase and the only free reroll is for Board meetings: the Club potential roll takes effect at once
+    after = engine.apply(profile, state, {"type": "roll", "seat": 1, "value": 1}).state
+    assert after.awaiting[0]["need"] != "keep_or_reroll" and club(after, 1).stats[3] == 2
+    assert club(after, 1).mod("free_rerolls:board_meeting:round") == 1
+
+
+def test_a_free_reroll_for_board_meetings_pays_a_board_meeting_reroll() -> None:
+    luck = _staff("st_t_bm", Effect.of("reroll_free", count=1, lasting="round", purpose="board_meeting"))
+    profile, step = _use(luck, res=(0, 0, 0, 0))
+    state = evolve(set_club(step.state, 1, board_card=None, board_done=False), stage="monday", turn=0)
+    card = profile.cards_of("board_meeting")[0].id
+    state = run(profile, [{"type": "board_meeting", "seat": 1, "card": card}, {"type": "roll", "seat": 1, "value": 1}], state)
+    assert state.awaiting[0]["need"] == "keep_or_reroll"
+    state = engine.apply(profile, state, {"type": "reroll", "seat": 1, "value": 2}).state
+    assert club(state, 1).mod("free_rerolls:board_meeting:round") == 0 and club(state, 1).res[1] == 0

@@ -8,7 +8,7 @@ import pytest
 
 import engine
 from engine import errors as E
-from engine.cards import Effect, Tactic
+from engine.cards import Condition, Effect, Tactic
 from engine.legal import auto_lineup
 from engine.state import Held, State, evolve
 from engine.views import final_scores, league_positions
@@ -301,3 +301,22 @@ def test_objectives_score_two_and_two_more_when_perfect(result: str, vp: int) ->
 def test_auto_lineup_is_always_legal_for_a_fresh_club() -> None:
     profile, state = matchday()
     engine.apply(profile, state, auto_lineup(profile, club(state, 1)))
+
+
+def test_a_die_condition_in_the_match_consequence_table_asks_for_its_roll_and_applies() -> None:
+    """A board whose win row 3 reads "roll a d6: on 5 or more, gain 2 €" (an owner's own table)."""
+    from dataclasses import replace
+
+    gamble = (Effect.of("gain", resource="budget", amount=2, when=(Condition.of("roll", die="d6", at_least=5),)),)
+    base = with_cards(demo(), STRONG, WALL, EMPTY, KEEPERS, TACTIC)
+    rows = dict(base.board.match_consequences)
+    rows["win"] = tuple(gamble if i == 2 else r for i, r in enumerate(rows["win"]))
+    profile = replace(base, board=replace(base.board, match_consequences=tuple(rows.items())))
+    profile, state = matchday(seats=(1,), opponents=(EMPTY.id,), profile=profile)
+    state = set_club(state, 1, res=(0, 0, 0, 0))
+    state = run(profile, [lineup(1, BASIC), {"type": "kickoff", "seat": 1}, {"type": "roll", "seat": 1, "value": 3}], state)
+    assert state.awaiting[0] == {"seat": 1, "need": "roll", "die": "d6", "purpose": "effect", "rerollable": True,
+                                 "card": None, "table": "match_consequence"}
+    assert club(engine.apply(profile, state, {"type": "roll", "seat": 1, "value": 5}).state, 1).res[0] == 2
+    missed = engine.apply(profile, state, {"type": "roll", "seat": 1, "value": 4})
+    assert club(missed.state, 1).res[0] == 0 and [a["kind"] for a in missed.announcements][:2] == ["roll", "no_effect"]
