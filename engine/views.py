@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import STATS, Profile
 from engine.state import STAGE_NAMES, Club, State
@@ -81,7 +81,29 @@ def final_scores(profile: Profile, state: State) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (r["rank"], r["seat"]))
 
 
-def _club_view(profile: Profile, state: State, club: Club) -> dict[str, Any]:
+#: `view`'s viewer showing everything, secrets included (the default: the owner's page, tests, exports).
+EVERYTHING: Final = "all"
+#: `view`'s viewer for a screen every player sees: no club's secrets.
+TABLE: Final = "table"
+#: What a club keeps secret until the Final scoring: its Objective (kept face down) and the Opponent card it has
+#: not yet revealed (the stack is face down until Matchday).
+SECRETS: Final = ("objective", "opponent")
+UNKNOWN_VIEWER: Final = 'A view is for "all", "table" or a seat number, not {viewer!r}.'
+
+
+def _hidden(state: State, club: Club, viewer: int | str) -> tuple[str, ...]:
+    """The secret fields of a club the viewer may not see."""
+    if viewer == EVERYTHING:
+        return ()
+    hidden = []
+    if state.stage not in ("final_scoring", "over") and viewer != club.seat:
+        hidden.append("objective")
+    if state.stage in ("setup", "monday", "tuesday", "wednesday", "thursday"):
+        hidden.append("opponent")  # not even its own club has seen it yet
+    return tuple(hidden)
+
+
+def _club_view(profile: Profile, state: State, club: Club, viewer: int | str = EVERYTHING) -> dict[str, Any]:
     cards = profile.cards
     board = profile.board
     players = []
@@ -108,7 +130,7 @@ def _club_view(profile: Profile, state: State, club: Club) -> dict[str, Any]:
     if state.week and club.opponents and state.week <= len(club.opponents):
         opp = cards[club.opponents[state.week - 1]]
         opponent = {"id": opp.id, "name": opp.name, "team": opp.team}  # type: ignore[union-attr]
-    return {
+    out: dict[str, Any] = {
         "seat": club.seat, "name": club.name,
         "stats": dict(zip(STATS, club.stats)), "resources": dict(zip(STATS, club.res)), "vp_tokens": club.vp_tokens,
         "directors": [{"id": d, "name": cards[d].name, "exhausted": d in club.exhausted} for d in club.directors],
@@ -124,10 +146,24 @@ def _club_view(profile: Profile, state: State, club: Club) -> dict[str, Any]:
                       {"zone": p.zone, "jersey": p.jersey, "card": p.card, "style": p.style} for p in club.lineup]},
         "acted": club.acted, "board_card": club.board_card,
     }
+    hidden = _hidden(state, club, viewer)
+    for name in hidden:
+        out[name] = None
+    # which fields are secret, and which of them this viewer does not see (shown as None)
+    out["secret"] = list(SECRETS)
+    out["hidden"] = list(hidden)
+    return out
 
 
-def view(profile: Profile, state: State) -> dict[str, Any]:
-    """Everything tracked, JSON-safe: stage, week, turn, League table, clubs, and the final scores (so far / at the end)."""
+def view(profile: Profile, state: State, viewer: int | str = EVERYTHING) -> dict[str, Any]:
+    """Everything tracked, JSON-safe: stage, week, turn, League table, clubs, and the final scores (so far / at the end).
+
+    ``viewer`` says who looks: `EVERYTHING` ("all", the default) shows every secret; `TABLE` ("table") is a screen
+    all players see, so every club's Objective and unrevealed Opponent card are None; a seat number shows that
+    club's own Objective as well.  Each club lists its ``secret`` fields and those ``hidden`` from this viewer.
+    """
+    if viewer not in (EVERYTHING, TABLE) and (not isinstance(viewer, int) or isinstance(viewer, bool)):
+        raise ValueError(UNKNOWN_VIEWER.format(viewer=viewer))
     positions = league_positions(state)
     table = [
         {"kind": "club", "seat": c.seat, "name": c.name, "points": c.points, "position": positions[f"seat:{c.seat}"],
@@ -143,6 +179,6 @@ def view(profile: Profile, state: State) -> dict[str, Any]:
     return {
         "stage": state.stage, "stage_name": STAGE_NAMES.get(state.stage, state.stage), "week": state.week, "weeks": state.weeks,
         "first_seat": state.first_seat or None, "turn": state.turn or None, "awaiting": list(awaiting(state)),
-        "league": table, "clubs": [_club_view(profile, state, c) for c in state.clubs],
+        "league": table, "clubs": [_club_view(profile, state, c, viewer) for c in state.clubs],
         "scores": scores, "final": scores if state.stage == "over" else None, "events": state.events,
     }

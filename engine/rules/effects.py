@@ -264,7 +264,15 @@ def apply_effect(tx: Tx, effect: Effect, ctx: Ctx) -> None:
             tx.put(set_mod(club, f"discount:{a['row']}:{lasting}", int(a["amount"])))
         tx.say("discount", seat, f"Seat {seat} pays {a['amount']} € less when hiring from the {a['row']} row ({lasting}).")
     elif op == "reach":
-        tx.say("reach", seat, f"Seat {seat} may take a card up to {a['extra']} space(s) further left in the {a['row']} row ({a['lasting']}).", row=a["row"], extra=a["extra"])
+        # the engine keeps no copy of the Transfer area, so the table checks the spaces; the hire itself names the card
+        reach = tx.profile.board.setup.reach + int(a["extra"])
+        until = {"action": "for the hire of this effect", "round": "until the End of the round", "permanent": "while this card is in play"}[str(a["lasting"])]
+        tx.say(
+            "reach", seat,
+            f"Seat {seat} may hire from the {reach} rightmost cards of the {str(a['row']).capitalize()} row instead of "
+            f"the {tx.profile.board.setup.reach} rightmost, {until}: take the card and name it in the hire.",
+            row=a["row"], extra=a["extra"], reach=reach, lasting=a["lasting"],
+        )
     elif op == "hire":
         _hire_effect(tx, ctx, str(a["row"]), effect)
     elif op == "reroll_free":

@@ -109,7 +109,7 @@ def on_opponents(tx: Tx) -> None:
     if others and len(cards) not in others:
         raise E.NotAllowed(E.SETUP_OPPONENT_COUNT.format(seat=seat, count=len(cards), others=others.pop()))
     tx.put(evolve(club, opponents=tuple(c.id for c in cards)))
-    tx.say("opponents", seat, f"Seat {seat} is dealt {len(cards)} Opponent cards: the game lasts {len(cards)} weeks.", cards=[c.id for c in cards])
+    tx.say("opponents", seat, f"Seat {seat} is dealt {len(cards)} Opponent cards: the game lasts {len(cards)} weeks.", cards=[c.id for c in cards], secret=True)  # face down
 
 
 def on_objective(tx: Tx) -> None:
@@ -122,7 +122,7 @@ def on_objective(tx: Tx) -> None:
         raise E.NotAllowed(E.SETUP_ALREADY.format(seat=seat, what="kept an Objective"))
     card = _free_card(tx, field(ev, "card", str, "the id of the Objective card kept"), "objective")
     tx.put(evolve(club, objective=card.id))
-    tx.say("objective", seat, f"Seat {seat} keeps an Objective card.", card=card.id)
+    tx.say("objective", seat, f"Seat {seat} keeps an Objective card.", card=card.id, secret=True)  # shown to its seat only
 
 
 def on_tactic(tx: Tx) -> None:

@@ -144,3 +144,12 @@ def test_a_free_reroll_for_board_meetings_pays_a_board_meeting_reroll() -> None:
     assert state.awaiting[0]["need"] == "keep_or_reroll"
     state = engine.apply(profile, state, {"type": "reroll", "seat": 1, "value": 2}).state
     assert club(state, 1).mod("free_rerolls:board_meeting:round") == 0 and club(state, 1).res[1] == 0
+
+
+def test_a_reach_effect_tells_the_table_how_many_rightmost_cards_it_may_now_take_from() -> None:
+    profile, step = _use(_staff("st_t_eye", Effect.of("reach", row="players", extra=2, lasting="round")))
+    said = next(a for a in step.announcements if a["kind"] == "reach")
+    rightmost = profile.board.setup.reach
+    assert said["reach"] == rightmost + 2
+    assert said["text"] == (f"Seat 1 may hire from the {rightmost + 2} rightmost cards of the Players row instead of the "
+                            f"{rightmost} rightmost, until the End of the round: take the card and name it in the hire.")

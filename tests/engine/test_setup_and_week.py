@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 import engine
 from engine import errors as E
 from engine.cards import Ability, Effect, Staff
@@ -194,3 +196,24 @@ def test_unknown_events_and_missing_fields_are_refused_with_a_sentence() -> None
     refused(profile, state, {"type": "hire_player", "seat": 1, "card": "pl_nope"}, E.UnknownCard, 'There is no card "pl_nope"')
     refused(profile, state, {"type": "hire_player", "seat": 9, "card": "pl_01"}, E.UnknownSeat)
 
+
+
+def test_a_view_for_the_table_hides_every_objective_and_a_seat_sees_only_its_own() -> None:
+    from engine.views import TABLE, UNKNOWN_VIEWER
+
+    profile, state = tuesday(seats=(1, 2))
+    kept = {c.seat: c.objective for c in state.clubs}
+    assert all(kept.values())
+    everything = engine.view(profile, state)  # the default keeps showing everything
+    assert {c["seat"]: c["objective"] for c in everything["clubs"]} == kept
+    table = engine.view(profile, state, TABLE)
+    assert [c["objective"] for c in table["clubs"]] == [None, None]
+    assert all(c["hidden"] == ["objective", "opponent"] and c["opponent"] is None for c in table["clubs"])
+    seat_2 = engine.view(profile, state, 2)
+    assert {c["seat"]: c["objective"] for c in seat_2["clubs"]} == {1: None, 2: kept[2]}
+    # the Opponent card is revealed on Matchday, and Objectives at the Final scoring
+    matchday = at_stage(profile, state, "matchday")
+    assert all(c["opponent"] is not None and c["hidden"] == ["objective"] for c in engine.view(profile, matchday, TABLE)["clubs"])
+    with pytest.raises(ValueError) as info:
+        engine.view(profile, state, "everyone")
+    assert str(info.value) == UNKNOWN_VIEWER.format(viewer="everyone")
