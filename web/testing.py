@@ -272,7 +272,7 @@ class StandInTable:
         prompt = {"card": "Tap a " + " or ".join(k.replace("_", " ") for k in wait.get("kinds", ["card"])) + " card",
                   "roll": f"Press to roll the {wait.get('die', 'die')}",
                   "keep_or_reroll": f"Rolled {wait.get('value')}: press again to reroll, hold to keep",
-                  "action": "Your turn: tap a card or press to pass",
+                  "action": "Your turn: tap a card or hold to pass",
                   "lineup": "Set your lineup on the page", "kickoff": "Kick off on the page"}.get(need, need)
         return [header, *wrap(prompt)][:5]
 
@@ -318,7 +318,7 @@ class StandInTable:
         elif need == "roll":
             event = {"type": "roll", "seat": seat, "value": self._roll(wait.get("die", "d6"))}
         elif need == "action":
-            event = {"type": "pass", "seat": seat}
+            event = {"type": "pass", "seat": seat}  # as on the table, a hold ends the turn (a press here too)
         self._hardware(seat, event)
 
     def _roll(self, die: str) -> int:

@@ -407,3 +407,34 @@ def test_the_live_page_reconnects_by_itself_when_the_table_comes_back(browser: B
         expect(page.locator("#when")).to_contain_text("Week 1 of 8")  # never reloaded
         http.close()
     visits.context.close()
+
+
+def test_the_play_page_on_a_phone_builds_and_says_why_other_steps_cannot_be_taken(
+        browser: Browser, served: ServedApp) -> None:
+    http, csrf = api_session(served)
+    http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
+    view = play_until(http, csrf, "tuesday")
+    seat = view["turn"]
+    kind = served.table.profile.board.infrastructure[0]
+    budget = next(c for c in view["clubs"] if c["seat"] == seat)["resources"]["budget"]
+    http.post("/api/actions/correction", json={"seat": seat, "what": "budget", "delta": kind.cost + 1 - budget,
+                                               "reason": "exactly enough for one building"}, headers=csrf)
+    visits = Visits(browser, **PHONE)
+    page = visits.context.new_page()
+    page.goto(served.url + "/play")
+    page.locator("#play-lock input[type=password]").fill(PIN)
+    page.locator("#play-lock button[type=submit]").click()
+    ask = page.locator(f'#asks .ask[data-seat="{seat}"]')
+    expect(ask.locator("h3")).to_contain_text(f"Seat {seat}")
+    forbidden = served.table.profile.board.potential_forbidden.capitalize()
+    expect(ask.locator(".choice.off[data-type=potential]")).to_contain_text(f"not now: Club potential never raises {forbidden}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
+    shoot(page, "play-phone-turn")
+    ask.locator(f".choice[data-type=build] button:has-text('{kind.name}')").click()
+    expect(page.locator("#asks-msg")).to_have_text(f"Done: Build {kind.name}.")
+    assert served.table.state is not None
+    assert served.table.state.club(seat).infrastructure == (kind.id,)
+    # The other club's turn now: with 1 € left this club could build nothing more anyway.
+    expect(page.locator(f'#asks .ask[data-seat="{seat}"]')).to_have_count(0)
+    http.close()
+    visits.context.close()

@@ -104,6 +104,8 @@ def test_a_newcomer_plays_monday_and_a_tuesday_step_on_touchline_run_sim(browser
     expect(table_view.locator("article.club")).to_have_count(2)
 
     page.goto(running.url + "/sim")
+    # The table file has four seats and a shared Opponent slot; the two clubs playing and the shared slot are shown.
+    expect(page.locator(".simseat")).to_have_count(3)
     boards = [c["id"] for c in httpx.get(running.url + "/api/deck", params={"kind": "board_meeting"}).json()]
     for seat, card in ((1, boards[0]), (2, boards[1])):
         box = page.locator(f'.simseat[data-seat="{seat}"]')

@@ -7,7 +7,7 @@ const $ = (id) => document.getElementById(id);
 let layout = null;
 let deck = [];
 const versions = {};
-let seatsSeen = null;
+let playingSeats = "";  // the seats of the game running, "1,2" (empty before a game)
 
 async function load() {
   const response = await fetch("/api/sim/layout");
@@ -58,7 +58,10 @@ function seatBox(seat, label) {
 
 function drawSeats() {
   if (!layout) return;
-  const seats = (layout.seats || []).map((s) => seatBox(s.seat, s.label || `Seat ${s.seat}`));
+  // Once a game runs, only the seats playing it (a four-seat table with two clubs shows two).
+  const playing = playingSeats ? playingSeats.split(",").map(Number) : [];
+  const seats = (layout.seats || []).filter((s) => !playing.length || playing.includes(s.seat))
+    .map((s) => seatBox(s.seat, s.label || `Seat ${s.seat}`));
   const shared = ["pads", "buttons", "screens"].some((k) => (layout[k] || []).some((x) => (x.seat ?? null) === null));
   fill($("seats"), seats, shared ? seatBox(null, "Shared") : null);
 }
@@ -80,10 +83,12 @@ live(async (snapshot) => {
   // A new game may seat other clubs: ask for the layout again when the seats playing change (only then, so what
   // someone is typing into a pad's box survives every other update).
   const seatsNow = (snapshot.game?.clubs || []).map((c) => c.seat).join(",");
-  if (layout && seatsNow !== seatsSeen) {
-    seatsSeen = seatsNow;
-    layout = await (await fetch("/api/sim/layout")).json();
-    drawSeats();
+  if (seatsNow !== playingSeats) {
+    playingSeats = seatsNow;
+    if (layout) {
+      layout = await (await fetch("/api/sim/layout")).json();
+      drawSeats();
+    }
   }
   refreshScreens(snapshot.screens);
 });

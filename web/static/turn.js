@@ -5,6 +5,7 @@ import {fill, h, post, say} from "./common.js";
 const GROUPS = {build: "Build Stadium Infrastructure", office: "Office track", potential: "Club potential",
   hire: "Hire (when the pad missed the card)", sponsor: "Sponsor contract", use: "Use an Infrastructure token", pass: "End the turn"};
 let shown = "";
+const DONE_SHOWN_MS = 10000;
 
 function field(f) {
   return h("label", {}, `${f.label} `, h("select", {dataset: {name: f.name, list: f.list ? "1" : ""}, "aria-label": f.label},
@@ -24,7 +25,10 @@ function option(opt, msg) {
     event.target.disabled = true;
     const r = await post("/api/actions/event", body);
     event.target.disabled = false;
-    say(msg, r.ok ? `Done: ${opt.label.split(" (")[0]}.` : r.message, r.ok);
+    const text = r.ok ? `Done: ${opt.label.split(" (")[0]}.` : r.message;
+    say(msg, text, r.ok);
+    // A confirmation belongs to the step just taken: it goes after a while, before the game has moved far on.
+    if (r.ok) setTimeout(() => { if (msg.textContent === text) say(msg, ""); }, DONE_SHOWN_MS);
   };
   const missing = (opt.fields || []).some((f) => !f.choices.length);
   const why = opt.why_not || (missing ? "nothing to choose from" : "");
@@ -64,7 +68,5 @@ export async function drawAsks(box, msg) {
   shown = key;
   const asks = data.asks || [];
   box.hidden = !asks.length;
-  // "Done: ..." belongs to the step just taken; once nothing is asked on the page it would only be stale.
-  if (!asks.length && msg?.dataset.kind === "ok") say(msg, "");
   fill(box, asks.length ? [h("h2", {}, "Steps on the page"), asks.map((a) => ask(a, msg))] : null);
 }

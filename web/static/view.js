@@ -35,7 +35,9 @@ export function waitText(wait) {
     // As the table reads its buttons: a second press soon after the roll rerolls it; waiting (or doing anything else)
     // keeps it. A hold keeps it too, and then counts as a hold (on a turn day: ending the turn).
     case "keep_or_reroll": return `${who}: rolled ${wait.value}${wait.rerollable === false ? "" : " — press again within a few seconds to reroll (1 Fanbase), or wait and it is kept"}.`;
-    case "action": return `${who}: take an action — tap a card, or build, move on the Office track or raise a Stat on the page — or press the button to pass.`;
+    case "action": return wait.free_only
+      ? `${who}: a free action (tap a card) or hold the button to end the turn.`
+      : `${who}: take an action — tap a card, or build, move on the Office track or raise a Stat on the page — or hold the button to pass.`;
     case "lineup": return `${who}: set the lineup on the Lineup page.`;
     case "kickoff": return `${who}: kick off on the Lineup page.`;
     case "suspensions": return `${who}: ${wait.count} € of Maintenance missing — choose cards to suspend.`;
