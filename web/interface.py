@@ -19,7 +19,12 @@ the tests hand in a stand-in (``web.testing.StandInTable``).  ``web/`` never imp
   ``first_seat``, ``options``) plus ``events``, the complete engine setup events built from it (``web.setup``);
 - ``undo``, ``enrol_start``, ``enrol_cancel``, ``enrol`` (``uid``, ``card``);
 - anything else is an engine event, to apply as it is: ``lineup`` (seat, players, stands), ``tactic_played``,
-  ``kickoff``, ``adjust`` (seat, what, delta, reason, card?, team?) and any type of ``engine.EVENT_TYPES``.
+  ``kickoff``, ``adjust`` (seat, what, delta, reason, card?, team?) and any type of ``engine.EVENT_TYPES``.  The
+  Play page (``GET /api/choices``, built from ``snapshot()["game"]`` and ``profile``) sends the steps the table
+  cannot sense this way: ``build`` (kind), ``office``, ``potential`` (stat), ``hire_player``/``hire_youngster``/
+  ``hire_staff`` (card), ``sponsor`` (card, contract), ``use_card`` (card, free?, targets?), ``pass``,
+  ``suspensions`` (cards) and ``objective_result`` (result).  A table that keeps a choice half-made on a seat's
+  buttons (a Stat being stepped through) should drop it when the page answers for that seat instead.
 
 A refusal raises ``ValueError`` (the engine's errors do) with a sentence; the page shows it and nothing changed.
 """

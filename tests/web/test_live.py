@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 from collections.abc import Iterator
 
@@ -65,6 +66,23 @@ def test_stopping_the_server_ends_open_streams() -> None:
     running.stop()
     assert ended.wait(5), "the live stream stayed open after the server stopped"
     assert running.table.hub.subscribers == 0
+
+
+def test_a_page_that_leaves_is_let_go_quietly(served: ServedApp, caplog: pytest.LogCaptureFixture) -> None:
+    """A closed tab ends its stream: the table stops sending to it and nothing goes wrong on the server."""
+    caplog.set_level(logging.ERROR)
+    with httpx.Client(base_url=served.url, timeout=10) as http:
+        for _ in range(3):
+            with http.stream("GET", "/api/live") as stream:
+                assert next(events(stream.iter_lines()))["event"] == "snapshot"
+        csrf = {"x-csrf-token": http.post("/api/session", json={"pin": served.table.pin}).json()["csrf"]}
+        assert http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf).status_code == 200
+        for _ in range(100):  # the server notices a closed connection when it next writes to it
+            if served.table.hub.subscribers == 0:
+                break
+            threading.Event().wait(0.05)
+    assert served.table.hub.subscribers == 0
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
 def test_hub_gives_each_subscriber_the_newest_snapshot_even_from_another_thread() -> None:
