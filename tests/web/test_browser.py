@@ -438,3 +438,25 @@ def test_the_play_page_on_a_phone_builds_and_says_why_other_steps_cannot_be_take
     expect(page.locator(f'#asks .ask[data-seat="{seat}"]')).to_have_count(0)
     http.close()
     visits.context.close()
+
+
+def test_starting_a_new_game_over_a_running_one_asks_first(browser: Browser, served: ServedApp) -> None:
+    http, csrf = api_session(served)
+    http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
+    play_until(http, csrf, "tuesday")
+    visits = Visits(browser, **PHONE)
+    admin = visits.context.new_page()
+    unlock(admin, served.url)
+    box = admin.locator("#newgame-box")
+    expect(box).not_to_have_attribute("open", "")  # folded away while a game runs
+    box.locator("summary").click()
+    before = served.table.state
+    admin.click("#newgame-start")
+    expect(admin.locator("#newgame-msg")).to_have_text(
+        "A game is running (Week 1, Tuesday). Starting a new one ends it for good: press the button again to do so.")
+    assert served.table.state is before
+    admin.click("#newgame-start")
+    expect(admin.locator("#newgame-msg")).to_contain_text("The game has started")
+    assert served.table.state is not None and served.table.state.stage == "monday"
+    http.close()
+    visits.context.close()

@@ -96,9 +96,26 @@ $("newgame").addEventListener("submit", async (event) => {
   }));
   const opts = Object.fromEntries([...document.querySelectorAll("input[name=opt]")].map((i) => [i.value, i.checked]));
   const first = Number($("first-seat").value) || null;
+  const game = latest?.game;
+  if (running(game) && confirmedFor !== game.events) {
+    // A shop's table: one stray press must not end the game being played.
+    confirmedFor = game.events;
+    say($("newgame-msg"), SENTENCES.replaceGame(game), false);
+    $("newgame-start").textContent = "Yes, end it and start the new game";
+    return;
+  }
   const r = await post("/api/actions/new-game", {clubs, first_seat: first, options: opts});
   say($("newgame-msg"), r.ok ? "The game has started. The table view shows it." : r.message, r.ok);
+  confirmedFor = null;
+  $("newgame-start").textContent = "Start the game";
 });
+
+export const SENTENCES = {
+  replaceGame: (game) => `A game is running (Week ${game.week}, ${game.stage_name || game.stage}). ` +
+    "Starting a new one ends it for good: press the button again to do so.",
+};
+let confirmedFor = null;   // the running game's event count when "start" was first pressed
+const running = (game) => Boolean(game && game.stage !== "over");
 
 const CARD_FIELDS = ["injury", "suspension", "vp", "strength_temp", "strength_perm", "trained", "exhausted"];
 let adjustable = [];
@@ -188,6 +205,12 @@ function drawEnrol() {
 }
 
 live((snapshot) => {
+  if (latest === null) $("newgame-box").open = !running(snapshot.game);  // fold it away while a game runs
+  if (confirmedFor !== null && snapshot.game?.events !== confirmedFor) {
+    // The game moved on since the warning: ask again before ending it.
+    confirmedFor = null;
+    $("newgame-start").textContent = "Start the game";
+  }
   latest = snapshot;
   const last = (snapshot.log || []).at(-1);
   $("last").textContent = last ? last.text : "nothing yet";
