@@ -75,6 +75,17 @@ def api_session(served: ServedApp) -> tuple[httpx.Client, dict[str, str]]:
     return http, {"x-csrf-token": token}
 
 
+def phone_at(browser: Browser, served: ServedApp, stage: str) -> tuple[httpx.Client, dict[str, str], Visits, Page]:
+    """A two-club game played on to ``stage``, and an unlocked phone ready to use the page."""
+    http, csrf = api_session(served)
+    http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
+    play_until(http, csrf, stage)
+    visits = Visits(browser, **PHONE)
+    page = visits.context.new_page()
+    unlock(page, served.url)
+    return http, csrf, visits, page
+
+
 def screen_src_settled(page: Page, seat: int) -> str:
     """The OLED image's URL once it shows the screen's latest version."""
     img = page.locator(f'.simseat[data-seat="{seat}"] img[data-screen]')
@@ -130,12 +141,7 @@ def test_a_newcomer_starts_a_game_and_plays_a_board_meeting_on_the_virtual_table
 
 
 def test_the_lineup_editor_on_a_phone_enforces_the_limits_as_you_place(browser: Browser, served: ServedApp) -> None:
-    http, csrf = api_session(served)
-    http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
-    play_until(http, csrf, "matchday")
-    visits = Visits(browser, **PHONE)
-    page = visits.context.new_page()
-    unlock(page, served.url)
+    http, csrf, visits, page = phone_at(browser, served, "matchday")
     page.goto(served.url + "/lineup")
     expect(page.locator('#bench [data-key="m2"]')).to_be_visible()
 
@@ -441,12 +447,7 @@ def test_the_play_page_on_a_phone_builds_and_says_why_other_steps_cannot_be_take
 
 
 def test_starting_a_new_game_over_a_running_one_asks_first(browser: Browser, served: ServedApp) -> None:
-    http, csrf = api_session(served)
-    http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
-    play_until(http, csrf, "tuesday")
-    visits = Visits(browser, **PHONE)
-    admin = visits.context.new_page()
-    unlock(admin, served.url)
+    http, csrf, visits, admin = phone_at(browser, served, "tuesday")
     box = admin.locator("#newgame-box")
     expect(box).not_to_have_attribute("open", "")  # folded away while a game runs
     box.locator("summary").click()
