@@ -368,10 +368,12 @@ def test_a_newcomer_plays_a_whole_week_on_the_virtual_table_page_alone(browser: 
         seat, need = wait["seat"], wait["need"]
         seen = int(page.evaluate("document.body.dataset.updates || 0"))
         box = page.locator(f'.simseat[data-seat="{seat}"]')
-        if need == "card":
+        if need == "card":  # one press on a Board meeting card offered under the pad
             used = {c.board_card for c in state.clubs}
-            box.locator("input.cardpick").fill(next(b for b in boards if b not in used))
-            box.locator("button.place").click()
+            offered = box.locator(".quick button")
+            expect(offered.first).to_be_visible()
+            assert offered.first.get_attribute("data-card") in set(boards) - used
+            offered.first.click()
         elif need == "keep_or_reroll":
             box.locator("button.hold").click()
         elif need == "roll":

@@ -7,6 +7,7 @@ const $ = (id) => document.getElementById(id);
 let layout = null;
 let deck = [];
 const versions = {};
+let lastGame = null;
 let playingSeats = "";  // the seats of the game running, "1,2" (empty before a game)
 
 async function load() {
@@ -51,9 +52,23 @@ function seatBox(seat, label) {
         width: (s.width || 128) * 2, height: (s.height || 64) * 2}),
       h("figcaption", {}, s.label))),
     of("pads").map(cardPicker),
+    seat === null ? null : h("div", {class: "quick row wrap", dataset: {seat}}),
     h("div", {class: "buttons"}, of("buttons").map((b) => [
       h("button", {type: "button", class: "press primary", dataset: {button: b.id}, onclick: () => act("/api/sim/press", {button: b.id})}, `Press ${b.label}`),
       h("button", {type: "button", class: "hold", dataset: {button: b.id}, onclick: () => act("/api/sim/hold", {button: b.id})}, "Hold")])));
+}
+
+/** Under a seat asked for a card (a Board meeting card on Monday), a few cards of that kind to place at once. */
+function drawQuick(game) {
+  const used = new Set((game?.clubs || []).map((c) => c.board_card).filter(Boolean));
+  for (const box of document.querySelectorAll(".quick[data-seat]")) {
+    const seat = Number(box.dataset.seat);
+    const wait = (game?.awaiting || []).find((w) => w.seat === seat && w.need === "card");
+    const pad = (layout?.pads || []).find((p) => p.seat === seat);
+    const cards = wait && pad ? deck.filter((c) => (wait.kinds || []).includes(c.kind) && !used.has(c.id)).slice(0, 4) : [];
+    fill(box, cards.length ? [h("span", {class: "hint"}, "Place: "), cards.map((c) => h("button", {type: "button",
+      class: "quiet", dataset: {card: c.id}, onclick: () => act("/api/sim/place", {pad: pad.id, card: c.id})}, c.name))] : null);
+  }
 }
 
 function drawSeats() {
@@ -64,6 +79,7 @@ function drawSeats() {
     .map((s) => seatBox(s.seat, s.label || `Seat ${s.seat}`));
   const shared = ["pads", "buttons", "screens"].some((k) => (layout[k] || []).some((x) => (x.seat ?? null) === null));
   fill($("seats"), seats, shared ? seatBox(null, "Shared") : null);
+  drawQuick(lastGame);
 }
 
 function refreshScreens(screens) {
@@ -91,6 +107,8 @@ live(async (snapshot) => {
     }
   }
   refreshScreens(snapshot.screens);
+  lastGame = snapshot.game;
+  drawQuick(lastGame);
 });
 
 session().then((s) => {
