@@ -183,18 +183,20 @@ def test_the_lineup_editor_on_a_phone_enforces_the_limits_as_you_place(browser: 
 
     page.click("#record")
     expect(page.locator("#lineup-msg")).to_contain_text("Lineup recorded")
-    # Seat 2's lineup: one Player card placed by hand, the rest filled in the starting formation.
+    # Seat 2's lineup in one press: its fit Player cards, then plain markers in the starting formation.
     page.select_option("#seat", "2")
     expect(page.locator("#counts")).to_contain_text("On the pitch 0/10")
-    card = next(p for p in served.table.state.club(2).players if not p.unavailable)
-    sections = served.table.profile.cards[card.id].untrained.sections
-    place(card.id, f"{sections[0]}_centre")
+    club = served.table.state.club(2)
     page.click("#fill")
-    expect(page.locator("#counts")).to_have_text("On the pitch 10/10 · Defenders 4/5 · Midfielders 4/5 · Forwards 2/3")
+    expect(page.locator("#counts")).to_contain_text("On the pitch 10/10")
     page.click("#record")
     expect(page.locator("#lineup-msg")).to_contain_text("Lineup recorded")
     lineup = served.table.state.club(2).lineup
-    assert lineup is not None and [p.card for p in lineup if p.card] == [card.id]
+    assert lineup is not None
+    fit = [p.id for p in club.players if not p.unavailable][:club.res[3]]
+    assert sorted(p.card for p in lineup if p.card) == sorted(fit)
+    zones = {p.zone for p in lineup}
+    assert {"def_left", "def_centre", "def_right", "mid_left", "mid_centre", "mid_right"} <= zones  # spread out
     page.select_option("#seat", "1")
     page.click("#kickoff")
     expect(page.locator("#breakdown table.zones tbody tr")).to_have_count(9)

@@ -190,34 +190,42 @@ function showResult() {
   fill($("breakdown"), result ? [h("h3", {}, "The match, zone by zone"), h("ol", {class: "log"}, logItem(result))] : null);
 }
 
-/** Complete the lineup with plain jersey markers, section by section towards the starting formation. */
-export function fillRest(items, onPitch, lim = limits) {
+/** Complete the lineup: the club's fit Player cards first (as far as its Fitness pays for them), then plain
+ * jersey markers, section by section towards the starting formation, each into its section's emptiest zone. */
+export function fillRest(items, onPitch, fitness = Infinity, lim = limits) {
   const out = [...onPitch];
   const start = lim.start || {def: 4, mid: 4, fwd: 2};
-  const free = items.filter((i) => i.kind !== "card" && !i.out && !out.some((p) => p.key === i.key));
+  let payable = fitness - out.filter((p) => p.kind === "card").length;
+  const free = items.filter((i) => !i.out && !out.some((p) => p.key === i.key));
   const count = (s) => out.filter((p) => p.zone.startsWith(`${s}_`)).length;
-  while (out.length < lim.total && free.length) {
-    // The section furthest below its starting number (then any with room).
-    const order = SECTIONS.slice().reverse().sort((a, b) => (count(a) - (start[a] || 0)) - (count(b) - (start[b] || 0)));
-    let placedOne = false;
-    for (const section of order) {
-      const zone = ["centre", "left", "right"].map((side) => `${section}_${side}`)
-        .find((z) => free.some((i) => !refusal(i, z, out, lim)));
-      if (!zone) continue;
-      const item = free.find((i) => !refusal(i, zone, out, lim));
-      free.splice(free.indexOf(item), 1);
-      const style = section === "def" ? "defence" : section === "fwd" ? "attack" : (count("mid") % 2 ? "attack" : "defence");
-      out.push({...item, style, zone});
-      placedOne = true;
-      break;
+  const fullness = (zone) => out.filter((p) => p.zone === zone).length / (zone.endsWith("_centre") ? lim.central : lim.wing);
+  const zonesOf = (section) => ["centre", "left", "right"].map((side) => `${section}_${side}`)
+    .sort((a, b) => fullness(a) - fullness(b));
+  while (out.length < lim.total) {
+    // The section furthest below its starting number (defenders first on a tie), then any with room.
+    const order = ["def", "mid", "fwd"].sort((a, b) => (count(a) - (start[a] || 0)) - (count(b) - (start[b] || 0)));
+    let choice = null;
+    for (const item of free) {
+      if (item.kind === "card" && payable <= 0) continue;
+      for (const section of order) {
+        const zone = zonesOf(section).find((z) => !refusal(item, z, out, lim));
+        if (zone) { choice = {item, zone, section}; break; }
+      }
+      if (choice) break;
     }
-    if (!placedOne) break;
+    if (!choice) break;
+    const {item, zone, section} = choice;
+    free.splice(free.indexOf(item), 1);
+    if (item.kind === "card") payable -= 1;
+    const style = item.kind === "card" ? item.style
+      : section === "def" ? "defence" : section === "fwd" ? "attack" : (count("mid") % 2 ? "attack" : "defence");
+    out.push({...item, style, zone});
   }
   return out;
 }
 
 $("fill").addEventListener("click", () => {
-  placed = fillRest(benchItems(), placed);
+  placed = fillRest(benchItems(), placed, club()?.resources?.fitness ?? Infinity);
   chosen = null;
   say($("lineup-msg"), placed.length === limits.total ? "" : SENTENCES.cannotFill, placed.length === limits.total);
   draw();
