@@ -45,7 +45,8 @@ def test_session_reports_locked_then_unlocked(client: TestClient) -> None:
 def test_openapi_documents_every_action_and_its_body(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     paths = schema["paths"]
-    for path in ("/api/state", "/api/deck", "/api/live", "/api/session", "/api/rules", "/api/actions/new-game",
+    for path in ("/api/state", "/api/deck", "/api/live", "/api/session", "/api/rules", "/api/choices",
+                 "/api/actions/new-game",
                  "/api/actions/lineup", "/api/actions/tactic", "/api/actions/kickoff", "/api/actions/correction",
                  "/api/actions/event", "/api/actions/undo", "/api/actions/enrol",
                  "/api/sim/place", "/api/sim/press", "/api/sim/hold", "/api/sim/lift"):
@@ -60,4 +61,14 @@ def test_rules_give_the_lineup_limits_of_the_board_profile(client: TestClient, t
     assert (pitch["wing"], pitch["central"], pitch["total"]) == (board.wing_capacity, board.centre_capacity,
                                                                  board.on_pitch)
     assert pitch["sections"] == dict(board.section_max)
+    assert pitch["start"] == dict(board.start_sections)
     assert len(pitch["zones"]) == 9
+
+
+def test_rules_give_the_stands_of_the_board_and_of_each_infrastructure_kind(client: TestClient,
+                                                                           table: StandInTable) -> None:
+    stands = client.get("/api/rules").json()["stands"]
+    board = table.profile.board
+    assert stands["board"] == board.board_stands
+    assert stands["infrastructure"] == {k.id: k.stands for k in board.infrastructure if k.stands}
+    assert stands["infrastructure"]  # the demo board has Additional stands

@@ -465,3 +465,18 @@ def test_starting_a_new_game_over_a_running_one_asks_first(browser: Browser, ser
     assert served.table.state is not None and served.table.state.stage == "monday"
     http.close()
     visits.context.close()
+
+
+def test_the_lineup_editor_counts_the_stands_a_club_has_built(browser: Browser, served: ServedApp) -> None:
+    visits = Visits(browser)
+    page = visits.page(served.url + "/lineup")
+    rules = httpx.get(served.url + "/api/rules").json()["stands"]
+    told = page.evaluate("""async (rule) => {
+        const {standsOf} = await import('/static/lineup.js');
+        const club = (...kinds) => ({infrastructure: kinds.map((kind) => ({kind}))});
+        return [standsOf(club(), rule), standsOf(club('stands', 'lighting'), rule), standsOf(club('stands', 'stands'), rule)];
+    }""", rules)
+    board = served.table.profile.board
+    extra = board.infrastructure_kind("stands").stands
+    assert told == [board.board_stands, board.board_stands + extra, board.board_stands + 2 * extra]
+    visits.context.close()
