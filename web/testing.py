@@ -31,6 +31,7 @@ NO_GAME = "No game is running: start a new game first."
 NO_TAP = "No card has been tapped for enrolment: start enrolment, then tap a card on any pad."
 NOT_WAITING = "The table is not waiting for a card to enrol: press \"Enrol a card\" first."
 NOTHING_TO_ROLL = "Nothing to roll now."
+SPONSOR_ON_PAGE = "Sponsor: choose its contract on the Play page."
 CARD_EVENTS = {"board_meeting": "board_meeting", "player": "hire_player", "youngster": "hire_youngster",
                "staff": "hire_staff", "tactic": "tactic_played"}
 
@@ -305,6 +306,13 @@ class StandInTable:
             return
         card = self.profile.cards.get(card_id)
         kind = card.kind if card is not None else ""
+        if kind == "sponsor":
+            # The real table steps through the contract kinds on the button; this stand-in leaves that to the page.
+            with self._lock:
+                self._said[seat] = SPONSOR_ON_PAGE
+                self._refresh_screens()
+            self.changed()
+            return
         self._hardware(seat, {"type": CARD_EVENTS.get(kind, kind or "tap"), "seat": seat, "card": card_id})
 
     def pressed(self, seat: int, hold: bool) -> None:

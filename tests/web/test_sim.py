@@ -9,6 +9,7 @@ from PIL import Image
 
 from web import errors
 from web.app import create_app
+from web import testing
 from web.testing import StandInTable
 
 
@@ -60,6 +61,15 @@ def test_a_card_tapped_at_the_wrong_moment_is_explained_on_the_seats_screen(
     assert table.events == events
     assert frame(client, "seat2") != before
     assert "Monday" in " ".join(client.get("/api/state").json()["screens"]["seat2"]["lines"])
+
+
+def test_a_sponsor_tapped_on_the_stand_in_points_to_the_play_page(
+        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+    events = list(table.events)
+    sponsor = table.profile.cards_of("sponsor")[0].id
+    assert client.post("/api/sim/place", json={"pad": "seat1", "card": sponsor}, headers=game).status_code == 200
+    assert table.events == events
+    assert testing.wrap(testing.SPONSOR_ON_PAGE)[0] in client.get("/api/state").json()["screens"]["seat1"]["lines"]
 
 
 def test_lift_and_press_with_nothing_to_roll_change_no_game_state(client: TestClient, table: StandInTable,
