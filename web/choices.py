@@ -24,6 +24,7 @@ STAT_TOP = "{stat} is at the top level ({level})"
 FREE_ONLY = "the club has taken its action this turn"
 SLOTS_FULL = "no free {contract} slot"
 EXHAUSTED = "used already this round"
+SHORT = "needs {cost}, more than the club has"
 
 
 def _money(cost: int, budget: int) -> str | None:
@@ -98,11 +99,17 @@ def _turn(profile: Profile, game: dict[str, Any], club: dict[str, Any], free_onl
     for token in club.get("infrastructure", []):
         kind = board.infrastructure_kind(token["kind"])
         for ability in (a for a in kind.abilities if a.timing == "action"):
-            cost = ", ".join(f"{n} {r}" for r, n in ability.cost) or "nothing"
+            # As the free action it also pays the board's price for one (unless a card made it free this round).
+            cost = {**ability.cost_map}
+            if free_only:
+                for resource, n in board.free_action_cost:
+                    cost[resource] = cost.get(resource, 0) + n
+            words = ", ".join(f"{n} {r}" for r, n in cost.items()) or "nothing"
             event = {"type": "use_card", "seat": seat, "card": kind.id, **({"free": True} if free_only else {})}
-            options.append(_option(f"Use {kind.name}{' as the free action' if free_only else ''} (pays {cost}): {ability.text}",
-                                   event, EXHAUSTED if token.get("exhausted") else None, group="use",
-                                   fields=_targets(ability, club)))
+            short = [f"{n} {r}" for r, n in cost.items() if n > int(club.get("resources", {}).get(r, 0))]
+            why = EXHAUSTED if token.get("exhausted") else SHORT.format(cost=words) if short else None
+            options.append(_option(f"Use {kind.name}{' as the free action' if free_only else ''} (pays {words}): {ability.text}",
+                                   event, why, group="use", fields=_targets(ability, club)))
     options.append(_option("End the turn" if free_only else "Pass (take no action)", {"type": "pass", "seat": seat},
                            group="pass"))
     return options

@@ -126,6 +126,41 @@ def _step(client: TestClient, csrf: dict[str, str], view: dict[str, Any], n: int
     return str(event["type"])
 
 
+def test_a_token_built_from_the_page_offers_its_action_on_a_later_turn(
+        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+    """The Club training camp has no card to tap: its action (train a footballer) is a page step, with the pick."""
+    view = play_until(client, game, "tuesday")
+    seat = view["turn"]
+    camp = table.profile.board.infrastructure_kind("training_camp")
+    client.post("/api/actions/correction", json={"seat": seat, "what": "budget", "delta": camp.cost, "reason": "test"},
+                headers=game)
+    build = next(o for o in _asks(client)[0]["options"] if o["event"].get("kind") == camp.id)
+    assert client.post("/api/actions/event", json=build["event"], headers=game).status_code == 200
+    view = play_until(client, game, "wednesday")
+    while view["turn"] != seat:
+        assert client.post("/api/actions/event", json={"type": "pass", "seat": view["turn"]}, headers=game).status_code == 200
+        view = client.get("/api/state").json()["game"]
+    use = next(o for o in _asks(client)[0]["options"] if o["event"]["type"] == "use_card")
+    players = [p["id"] for p in _club(client, seat)["players"]]
+    assert [c["value"] for c in use["fields"][0]["choices"]] == players
+    need = dict(camp.abilities[0].cost)["fitness"]
+
+    def fitness_to(value: int) -> dict[str, Any]:
+        delta = value - _club(client, seat)["resources"]["fitness"]
+        if delta:
+            client.post("/api/actions/correction", json={"seat": seat, "what": "fitness", "delta": delta,
+                                                         "reason": "test"}, headers=game)
+        return next(o for o in _asks(client)[0]["options"] if o["event"]["type"] == "use_card")
+
+    assert fitness_to(need - 1)["why_not"] == choices.SHORT.format(cost=f"{need} fitness")
+    use = fitness_to(need)
+    assert "why_not" not in use
+    untrained = next(p["id"] for p in _club(client, seat)["players"] if not p["trained"])
+    response = client.post("/api/actions/event", json={**use["event"], "targets": [untrained]}, headers=game)
+    assert response.status_code == 200, response.text
+    assert next(p for p in _club(client, seat)["players"] if p["id"] == untrained)["trained"]
+
+
 def test_a_whole_game_is_played_with_the_page_choices_alone(
         client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
     """Every turn, Suspension choice and Objective answered from /api/choices (rolls and cards as the table gives them)."""
