@@ -177,7 +177,7 @@ EFFECT_OPS: Final[Mapping[str, OpSpec]] = MappingProxyType(
             weeks=_int("weeks on the Injury token", 1, 3, required=False, default=1),
         ),
         "suspend": _spec(
-            "Put Suspension tokens on a footballer, Staff card or other card.",
+            "Put Suspension tokens on a footballer, Staff card or other card (\"chosen_card\" may name a Director or an Infrastructure kind).",
             target=_choice(
                 "what is suspended", _FOOTBALLER_TARGETS + ("chosen_staff", "chosen_card")
             ),

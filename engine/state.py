@@ -108,6 +108,8 @@ class Club(NamedTuple):
     consequence_done: bool = False
     opp_mods: tuple[tuple[str, str, int], ...] = ()  # (section or "all", style or "any", Strength) this match
     mods: tuple[tuple[str, int], ...] = ()  # running modifiers, e.g. ("free_rerolls:round", 1)
+    # Suspension tokens on Directors and Stadium Infrastructure tokens (by Director id, or by kind for one token)
+    suspended: tuple[tuple[str, int], ...] = ()
 
     def held(self, card_id: str) -> Held | None:
         """The footballer or Staff card with that id, when the club has it."""
@@ -118,6 +120,13 @@ class Club(NamedTuple):
             if h.id == card_id:
                 return h
         return None
+
+    def suspension_on(self, card_id: str) -> int:
+        """Suspension tokens on a Director or an Infrastructure token (footballers and Staff keep theirs on `Held`)."""
+        for key, tokens in self.suspended:
+            if key == card_id:
+                return tokens
+        return 0
 
     def mod(self, name: str) -> int:
         """A running modifier's value (0 when absent)."""
@@ -250,6 +259,7 @@ def _club(d: dict[str, Any]) -> Club:
     out["lineup"] = None if d["lineup"] is None else tuple(Placed(**p) for p in d["lineup"])
     out["opp_mods"] = tuple((a, b, c) for a, b, c in d["opp_mods"])
     out["mods"] = tuple((a, b) for a, b in d["mods"])
+    out["suspended"] = tuple((a, b) for a, b in d.get("suspended", ()))
     for name in ("directors", "exhausted", "infrastructure", "adboards", "megaphones", "tactics", "opponents"):
         out[name] = tuple(d[name])
     return Club(**out)

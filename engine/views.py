@@ -103,6 +103,17 @@ def _hidden(state: State, club: Club, viewer: int | str) -> tuple[str, ...]:
     return tuple(hidden)
 
 
+def _infrastructure_view(profile: Profile, club: Club) -> list[dict[str, Any]]:
+    """Each Infrastructure token; Suspension tokens on a kind lie on its first token."""
+    out = []
+    seen: set[str] = set()
+    for k in club.infrastructure:
+        tokens = 0 if k in seen else club.suspension_on(k)
+        seen.add(k)
+        out.append({"kind": k, "name": profile.board.infrastructure_kind(k).name, "exhausted": k in club.exhausted, "suspension": tokens})
+    return out
+
+
 def _club_view(profile: Profile, state: State, club: Club, viewer: int | str = EVERYTHING) -> dict[str, Any]:
     cards = profile.cards
     board = profile.board
@@ -133,9 +144,9 @@ def _club_view(profile: Profile, state: State, club: Club, viewer: int | str = E
     out: dict[str, Any] = {
         "seat": club.seat, "name": club.name,
         "stats": dict(zip(STATS, club.stats)), "resources": dict(zip(STATS, club.res)), "vp_tokens": club.vp_tokens,
-        "directors": [{"id": d, "name": cards[d].name, "exhausted": d in club.exhausted} for d in club.directors],
+        "directors": [{"id": d, "name": cards[d].name, "exhausted": d in club.exhausted, "suspension": club.suspension_on(d)} for d in club.directors],
         "players": players, "staff": staff,
-        "infrastructure": [{"kind": k, "name": board.infrastructure_kind(k).name, "exhausted": k in club.exhausted} for k in club.infrastructure],
+        "infrastructure": _infrastructure_view(profile, club),
         "sponsors": {"shirt": club.shirt, "adboards": list(club.adboards), "megaphones": list(club.megaphones)},
         "office": club.office, "maintenance": {**due, "total": sum(due.values())},
         "objective": club.objective, "objective_result": club.objective_result, "tactics": list(club.tactics),

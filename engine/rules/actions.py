@@ -23,6 +23,7 @@ from engine.rules.common import (
     set_mod,
     side_of,
     stage_name,
+    unavailable,
     with_res,
 )
 from engine.rules.effects import Ctx, apply_abilities, apply_effects
@@ -273,8 +274,7 @@ def can_take_free_action(tx: Tx, club: Club) -> bool:
     ids = list(club.directors) + [h.id for h in club.staff + club.players] + list(club.infrastructure)
     for card_id in ids:
         found = card_actions(tx, club, card_id)
-        held = club.held(card_id)
-        if found and not _is_exhausted(club, card_id) and not (held and held.unavailable):
+        if found and not _is_exhausted(club, card_id) and not unavailable(club, card_id):
             if any(a.timing == "action" for a in found[0]):
                 return True
     return False
@@ -300,8 +300,7 @@ def on_use_card(tx: Tx) -> None:
     actions = [a for a in found[0] if a.timing == "action"]
     if not actions:
         raise E.NotAllowed(E.CARD_HAS_NO_ACTION.format(name=name))
-    held = club.held(card_id)
-    if held is not None and held.unavailable:
+    if unavailable(club, card_id):
         raise E.NotAllowed(E.CARD_UNAVAILABLE.format(name=name))
     if _is_exhausted(club, card_id):
         raise E.NotAllowed(E.CARD_EXHAUSTED.format(name=name))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine import errors as E
 from engine.state import evolve
 from engine.cards import STATS
-from engine.rules.common import Tx, field, replace_held, with_res
+from engine.rules.common import Tx, field, replace_held, suspend_other, with_res
 
 CLUB_FIELDS = ("vp_tokens", "points", "goals", "conceded", "office")
 CARD_FIELDS = ("injury", "suspension", "vp", "strength_temp", "strength_perm", "trained", "exhausted")
@@ -55,6 +55,14 @@ def on_adjust(tx: Tx) -> None:
     else:
         card_id = field(ev, "card", str, "the id of the card whose tokens change")
         held = club.held(card_id)
+        if held is None and what == "suspension" and (card_id in club.directors or card_id in club.infrastructure):
+            # a Director or an Infrastructure token (named by its kind) can carry Suspension tokens too
+            have = club.suspension_on(card_id)
+            _floor(have + delta, 0, "suspension", have, seat)
+            tx.put(suspend_other(club, card_id, delta))
+            name = tx.name(card_id) if card_id in tx.profile.cards else tx.profile.board.infrastructure_kind(card_id).name
+            tx.say("adjust", seat, f"Seat {seat}: suspension on {name} {delta:+d} ({reason}).", what=what, delta=delta, reason=reason, card=card_id)
+            return
         if held is None:
             raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=seat, name=tx.name(card_id)))
         if what in ("trained", "exhausted"):

@@ -206,6 +206,19 @@ def turn_order(state: State) -> list[int]:
     return seats
 
 
+def unavailable(club: Club, card_id: str) -> bool:
+    """True while a card or token of the club carries Injury or Suspension tokens (its actions and features are off)."""
+    held = club.held(card_id)
+    return held.unavailable if held is not None else club.suspension_on(card_id) > 0
+
+
+def suspend_other(club: Club, card_id: str, delta: int) -> Club:
+    """Add (or remove) Suspension tokens on a Director or an Infrastructure token of the club."""
+    tokens = max(0, club.suspension_on(card_id) + delta)
+    rest = tuple(s for s in club.suspended if s[0] != card_id)
+    return evolve(club, suspended=rest + ((card_id, tokens),) if tokens else rest)
+
+
 def set_mod(club: Club, name: str, delta: int) -> Club:
     """Add to a running modifier (removed when it reaches 0)."""
     value = club.mod(name) + delta

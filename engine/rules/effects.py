@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.cards import Ability, Condition, Effect
 from engine.errors import EngineError
-from engine.rules.common import Tx, move_stat, replace_held, set_mod, side_of, with_res
+from engine.rules.common import Tx, move_stat, replace_held, set_mod, side_of, suspend_other, with_res
 from engine.state import Club, Held, Pending, evolve
 
 
@@ -223,6 +223,12 @@ def apply_effect(tx: Tx, effect: Effect, ctx: Ctx) -> None:
         tx.put(replace_held(club, evolve(held, injury=0)))
         tx.say("heal", seat, f"{tx.name(held.id)} is no longer injured.", card=held.id)
     elif op == "unsuspend":
+        if a["target"] == "chosen_card" and _other_card(club, ctx):
+            chosen = ctx.take_target() or ""
+            n = min(int(a.get("tokens", 1)), club.suspension_on(chosen))
+            tx.put(suspend_other(club, chosen, -n))
+            tx.say("unsuspend", seat, f"{n} Suspension token(s) leave {_other_name(tx, chosen)}.", card=chosen, tokens=n)
+            return
         held = _footballer(tx, club, ctx, str(a["target"]), None, "card")
         if not isinstance(held, Held):
             ask_table(tx, ctx, describe_effect(effect))
@@ -310,11 +316,26 @@ def _vp(tx: Tx, club: Club, ctx: Ctx, amount: int, to: str) -> None:
     tx.say("vp", club.seat, f"{amount} VP token(s) go on {tx.name(held.id)}.", amount=amount, card=held.id)
 
 
+def _other_card(club: Club, ctx: Ctx) -> bool:
+    """Whether the next chosen card is one of the club's Directors or Infrastructure tokens (not a footballer or Staff)."""
+    return bool(ctx.targets) and (ctx.targets[0] in club.directors or ctx.targets[0] in club.infrastructure)
+
+
+def _other_name(tx: Tx, card_id: str) -> str:
+    return tx.name(card_id) if card_id in tx.profile.cards else f"The {tx.profile.board.infrastructure_kind(card_id).name} token"
+
+
 def _injure_or_suspend(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
     a = effect.params
     injury = effect.op == "injure"
     count = int(a.get("weeks", 1) if injury else a.get("tokens", 1))
     target = str(a["target"])
+    if not injury and target == "chosen_card" and _other_card(club, ctx):
+        chosen = ctx.take_target() or ""
+        tx.put(suspend_other(club, chosen, count))
+        tx.say("suspension", club.seat, f"{_other_name(tx, chosen)} gets {count} Suspension token(s) ({ctx.label}): its actions and features are off until they are gone.",
+               card=chosen, tokens=count)
+        return
     if target in ("chosen_staff", "chosen_card"):
         target = "chosen_player"
     held = _footballer(tx, club, ctx, target, a.get("jersey"), "player")

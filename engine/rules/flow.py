@@ -7,7 +7,7 @@ from collections import Counter
 
 from engine import errors as E
 from engine.cards import STATS, BoardMeeting
-from engine.rules.common import Tx, field, seat_of, stage_name, turn_order, with_res
+from engine.rules.common import Tx, field, seat_of, stage_name, suspend_other, turn_order, with_res
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, conditions_hold
 from engine.state import Club, Pending, evolve
 
@@ -55,7 +55,8 @@ def card_abilities(tx: Tx, club: Club) -> list[tuple[str, tuple]]:
     out: list[tuple[str, tuple]] = []
     cards = tx.profile.cards
     for d in club.directors:
-        out.append((d, cards[d].abilities))
+        if not club.suspension_on(d):
+            out.append((d, cards[d].abilities))
     for h in club.staff:
         if not h.unavailable:
             out.append((h.id, cards[h.id].abilities))
@@ -64,7 +65,11 @@ def card_abilities(tx: Tx, club: Club) -> list[tuple[str, tuple]]:
     for a in club.adboards:
         if not club.mod(f"adboard_bonus:{a}"):  # the bonus was taken instead of the adboard's effects
             out.append((a, cards[a].adboard))
+    suspended = {k for k, _ in club.suspended}
     for kind in club.infrastructure:
+        if kind in suspended:
+            suspended.discard(kind)  # the suspended one of two tokens of a kind; the other still works
+            continue
         out.append((kind, tx.profile.board.infrastructure_kind(kind).abilities))
     return out
 
@@ -230,7 +235,23 @@ def _start_matchday(tx: Tx) -> None:
                         card=h.id, injury=injury, suspension=suspension,
                     )
             club = evolve(club, **{group: tuple(cards)})
+        for card_id, tokens in club.suspended:
+            club = suspend_other(club, card_id, -1)
+            if card_id not in club.exhausted:
+                club = evolve(club, exhausted=club.exhausted + (card_id,))
+            tx.say(
+                "recovery", club.seat,
+                f"{_name(tx, card_id)} is exhausted to shed a Suspension token; {tokens - 1} left." if tokens > 1 else f"{_name(tx, card_id)} works again from next week.",
+                card=card_id, injury=0, suspension=tokens - 1,
+            )
         tx.put(club)
+
+
+def _name(tx: Tx, card_id: str) -> str:
+    """A Director's name, or an Infrastructure token's."""
+    if card_id in tx.profile.cards:
+        return tx.name(card_id)
+    return f"The {tx.profile.board.infrastructure_kind(card_id).name} token"
 
 
 def _league_results(tx: Tx) -> None:

@@ -21,6 +21,7 @@ from engine.rules.common import (
     seat_of,
     side_of,
     stage_name,
+    unavailable,
     with_res,
 )
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, consequence_ref, hit_jersey, injure
@@ -91,7 +92,9 @@ def strength_of(tx: Tx, club: Club, placed: Placed) -> int:
 def stands_of(tx: Tx, club: Club) -> int:
     """Stands the club has: printed on the board plus built ones."""
     board = tx.profile.board
-    return board.board_stands + sum(board.infrastructure_kind(k).stands for k in club.infrastructure)
+    # a suspended Stands token lends no Stands until its tokens are gone
+    off = sum(board.infrastructure_kind(k).stands for k, _ in club.suspended if k in club.infrastructure)
+    return board.board_stands + sum(board.infrastructure_kind(k).stands for k in club.infrastructure) - off
 
 
 def blank_markers(tx: Tx, club: Club) -> int:
@@ -254,7 +257,7 @@ def use_match_card(tx: Tx, seat: int, card_id: str) -> None:
     if not usable:
         raise E.NotAllowed(E.CARD_HAS_NO_ACTION.format(name=name))
     held = club.held(card_id)
-    if held is not None and held.unavailable:
+    if unavailable(club, card_id):
         raise E.NotAllowed(E.CARD_UNAVAILABLE.format(name=name))
     exhausted = held.exhausted if held is not None else card_id in club.exhausted
     if exhausted:

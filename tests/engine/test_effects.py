@@ -153,3 +153,27 @@ def test_a_reach_effect_tells_the_table_how_many_rightmost_cards_it_may_now_take
     assert said["reach"] == rightmost + 2
     assert said["text"] == (f"Seat 1 may hire from the {rightmost + 2} rightmost cards of the Players row instead of the "
                             f"{rightmost} rightmost, until the End of the round: take the card and name it in the hire.")
+
+
+def test_a_suspended_director_cannot_act_until_matchdays_have_shed_its_token() -> None:
+    """Rulebook, Suspension of other cards and tokens: no actions or features while a token lies on it."""
+    ban = _staff("st_t_ban", Effect.of("suspend", target="chosen_card", tokens=1))
+    profile, state = tuesday(seats=(1,), profile=with_cards(demo(), ban))
+    state = set_club(state, 1, staff=club(state, 1).staff + (Held(ban.id),), directors=("dir_12",) + club(state, 1).directors[1:], res=(0, 0, 9, 0))
+    state = engine.apply(profile, state, {"type": "use_card", "seat": 1, "card": ban.id, "targets": ["dir_12"]}).state
+    state = evolve(set_club(state, 1, acted=False, free_used=0), stage="tuesday", turn=1)
+    assert club(state, 1).suspension_on("dir_12") == 1
+    refused(profile, state, {"type": "use_card", "seat": 1, "card": "dir_12"}, E.NotAllowed, "injured or suspended")
+    assert next(d for d in engine.view(profile, state)["clubs"][0]["directors"] if d["id"] == "dir_12")["suspension"] == 1
+    matchday = at_stage(profile, state, "matchday")
+    assert club(matchday, 1).suspension_on("dir_12") == 0 and "dir_12" in club(matchday, 1).exhausted
+
+
+def test_a_suspended_stands_token_lends_no_stands_and_the_table_can_record_it() -> None:
+    profile, state = _matchday()
+    state = set_club(state, 1, infrastructure=("stands",), res=(0, 9, 0, 9))
+    stands = profile.board.board_stands + 1
+    state = engine.apply(profile, state, {"type": "adjust", "seat": 1, "what": "suspension", "delta": 2, "card": "stands", "reason": "card effect"}).state
+    refused(profile, state, {**lineup(1, BASIC), "stands": stands}, E.NotAllowed, f"has {stands - 1} Stands")
+    engine.apply(profile, state, {**lineup(1, BASIC), "stands": stands - 1})
+    refused(profile, state, {"type": "adjust", "seat": 1, "what": "suspension", "delta": -3, "card": "stands"}, E.NotAllowed, "cannot go below 0")
