@@ -79,6 +79,8 @@ def auto_lineup(profile: Profile, club: Club) -> dict[str, Any]:
         else:
             break
         style = "defence" if section == "def" or (section == "mid" and per_section[section] % 2 == 0) else "attack"
+        if jersey is not None:
+            style = club.marker_side(jersey) or style  # a plain marker cannot be flipped
         placed.append({"zone": zone, "jersey": jersey, "card": None, "style": style})
         per_zone[zone] += 1
         per_section[section] += 1

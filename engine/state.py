@@ -110,6 +110,8 @@ class Club(NamedTuple):
     mods: tuple[tuple[str, int], ...] = ()  # running modifiers, e.g. ("free_rerolls:round", 1)
     # Suspension tokens on Directors and Stadium Infrastructure tokens (by Director id, or by kind for one token)
     suspended: tuple[tuple[str, int], ...] = ()
+    # the side ("attack"/"defence") each numbered jersey marker shows, once known: only a card flips it
+    markers: tuple[tuple[int, str], ...] = ()
 
     def held(self, card_id: str) -> Held | None:
         """The footballer or Staff card with that id, when the club has it."""
@@ -127,6 +129,13 @@ class Club(NamedTuple):
             if key == card_id:
                 return tokens
         return 0
+
+    def marker_side(self, jersey: int) -> str | None:
+        """The side a numbered jersey marker shows, or None while the engine has not seen it."""
+        for number, side in self.markers:
+            if number == jersey:
+                return side
+        return None
 
     def mod(self, name: str) -> int:
         """A running modifier's value (0 when absent)."""
@@ -260,6 +269,7 @@ def _club(d: dict[str, Any]) -> Club:
     out["opp_mods"] = tuple((a, b, c) for a, b, c in d["opp_mods"])
     out["mods"] = tuple((a, b) for a, b in d["mods"])
     out["suspended"] = tuple((a, b) for a, b in d.get("suspended", ()))
+    out["markers"] = tuple((a, b) for a, b in d.get("markers", ()))
     for name in ("directors", "exhausted", "infrastructure", "adboards", "megaphones", "tactics", "opponents"):
         out[name] = tuple(d[name])
     return Club(**out)

@@ -156,6 +156,7 @@ def _club_view(profile: Profile, state: State, club: Club, viewer: int | str = E
                   "tactic": club.tactic_played, "lineup": None if club.lineup is None else [
                       {"zone": p.zone, "jersey": p.jersey, "card": p.card, "style": p.style} for p in club.lineup]},
         "acted": club.acted, "board_card": club.board_card,
+        "markers": {str(n): side for n, side in club.markers},
     }
     hidden = _hidden(state, club, viewer)
     for name in hidden:

@@ -24,6 +24,8 @@ from engine.rules.common import (
     side_of,
     stage_name,
     unavailable,
+    card_marker,
+    flip_markers,
     with_res,
 )
 from engine.rules.effects import Ctx, apply_abilities, apply_effects
@@ -73,7 +75,7 @@ def hire_from_row(tx: Tx, seat: int, row: str, card_id: Any, *, discount: int = 
     cost = max(0, printed - discount - _discounts(club, row))
     club = pay(club, quad_of({"budget": cost}), f"hire {card.name}")
     if isinstance(card, PlayerCard):
-        club = tx.put(evolve(club, players=club.players + (Held(card.id),)))
+        club = tx.put(flip_markers(evolve(club, players=club.players + (Held(card.id),)), card_marker(tx.profile, card.id)))
         tx.say("hire", seat, f"Seat {seat} hires {card.name} for {cost} €.", card=card.id, cost=cost, row=row)
         apply_abilities(tx, card.untrained.abilities, "immediate", Ctx(seat=seat, source=card.id, label=card.name))
     else:

@@ -219,6 +219,20 @@ def suspend_other(club: Club, card_id: str, delta: int) -> Club:
     return evolve(club, suspended=rest + ((card_id, tokens),) if tokens else rest)
 
 
+def flip_markers(club: Club, sides: dict[int, str]) -> Club:
+    """Record the side numbered jersey markers now show (a card hired or played flips its number's marker)."""
+    if not sides:
+        return club
+    kept = tuple(m for m in club.markers if m[0] not in sides)
+    return evolve(club, markers=tuple(sorted(kept + tuple(sides.items()))))
+
+
+def card_marker(profile: Profile, card_id: str, trained: bool = False) -> dict[int, str]:
+    """The marker side a footballer card shows for its number ({} when its number has no printed marker)."""
+    side = profile.cards[card_id].side(trained)  # type: ignore[attr-defined]
+    return {side.jersey: side.style} if side.jersey in profile.board.pitch.jerseys else {}
+
+
 def set_mod(club: Club, name: str, delta: int) -> Club:
     """Add to a running modifier (removed when it reaches 0)."""
     value = club.mod(name) + delta

@@ -22,6 +22,7 @@ from engine.rules.common import (
     side_of,
     stage_name,
     unavailable,
+    flip_markers,
     with_res,
 )
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, consequence_ref, hit_jersey, injure
@@ -197,6 +198,7 @@ def on_lineup(tx: Tx) -> None:
         held = club.held(card_id)
         assert held is not None
         club = replace_held(club, evolve(held, assigned=quad_add(held.assigned, q)))
+    club = flip_markers(club, {p.jersey: p.style for p in lineup if p.jersey is not None})
     tx.put(evolve(club, lineup=lineup, stands=stands))
     tx.say(
         "lineup", seat, f"Seat {seat} lines up {len(playing)} footballer card(s) and puts {stands} Fanbase on the Stands (paying {describe_quad(cost)}).",

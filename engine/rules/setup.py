@@ -6,7 +6,7 @@ from typing import Any
 
 from engine import errors as E
 from engine.cards import Director
-from engine.rules.common import Tx, field, move_stat, owner_of, seat_of
+from engine.rules.common import Tx, card_marker, field, flip_markers, move_stat, owner_of, seat_of
 from engine.rules.effects import Ctx, apply_abilities
 from engine.state import Club, Held, State, evolve
 
@@ -85,7 +85,9 @@ def on_starting_players(tx: Tx) -> None:
     young = _free_card(tx, field(ev, "youngster", str, "the id of the Youngster card drawn"), "youngster")
     if vet.untrained.jersey == young.untrained.jersey:
         raise E.NotAllowed(E.SETUP_SAME_JERSEY.format(veteran=vet.name, youngster=young.name, jersey=vet.untrained.jersey))
-    tx.put(evolve(club, players=(Held(vet.id), Held(young.id))))
+    # their markers were placed on the pitch showing the cards' symbols
+    sides = {**card_marker(tx.profile, vet.id), **card_marker(tx.profile, young.id)}
+    tx.put(flip_markers(evolve(club, players=(Held(vet.id), Held(young.id))), sides))
     tx.say("starting_players", seat, f"Seat {seat} starts with {vet.name} and {young.name}.", veteran=vet.id, youngster=young.id)
 
 

@@ -320,3 +320,16 @@ def test_a_die_condition_in_the_match_consequence_table_asks_for_its_roll_and_ap
     assert club(engine.apply(profile, state, {"type": "roll", "seat": 1, "value": 5}).state, 1).res[0] == 2
     missed = engine.apply(profile, state, {"type": "roll", "seat": 1, "value": 4})
     assert club(missed.state, 1).res[0] == 0 and [a["kind"] for a in missed.announcements][:2] == ["roll", "no_effect"]
+
+
+def test_jersey_marker_sides_follow_the_starting_cards_hires_and_lineups_and_the_auto_lineup_keeps_them() -> None:
+    profile, state = matchday(seats=(1,), opponents=(EMPTY.id,))
+    vet = profile.cards[club(state, 1).players[0].id].untrained
+    assert engine.view(profile, state)["clubs"][0]["markers"][str(vet.jersey)] == vet.style
+    flipped = [p if p["jersey"] != 7 else {**p, "style": "defence"} for p in BASIC]
+    state = set_club(state, 1, res=(0, 0, 0, 0), players=())
+    after = engine.apply(profile, state, lineup(1, flipped)).state
+    assert club(after, 1).marker_side(7) == "defence" and club(after, 1).marker_side(10) == "attack"
+    again = auto_lineup(profile, evolve(club(after, 1), lineup=None))
+    assert {p["jersey"]: p["style"] for p in again["players"] if p["jersey"]} == {
+        p["jersey"]: p["style"] for p in flipped if p["jersey"]}
