@@ -146,8 +146,7 @@ def play_week(rec: Recorder, week: int) -> None:
         rec.tap(f"seat{seat}.tap", card, f"Week {week}, Monday: Seat {seat}'s Board meeting card, then its roll." if seat == 1 else None)
         rec.press(f"seat{seat}.roll", [decisive_rolls(profile, seat)[0]])
     rec.wait(comment="The reroll windows close: the rolls are kept and the Directors' decisions apply.")
-    while table.view()["stage"] == "monday":
-        rec.wait()
+    settle(rec, leave=("monday",))
     # Tuesday: the seat whose turn it is does one thing, by week
     turn = table.view()["turn"]
     pad, button = f"seat{turn}.tap", f"seat{turn}.roll"
@@ -170,18 +169,30 @@ def play_week(rec: Recorder, week: int) -> None:
         forced = [no_consequence(result)]
         rec.press(f"seat{seat}.roll", forced, f"Match consequences (faces without effect)." if seat == 1 else None)
         rec.wait()
-    while table.view()["stage"] not in ("monday", "final_scoring", "over"):
+    settle(rec, leave=("matchday", "results", "end_of_round"))
+
+
+def settle(rec: Recorder, leave: tuple[str, ...]) -> None:
+    """Answer whatever the table still asks (rolls a card's effect wants, held rolls, Suspensions) until the stage moves on."""
+    table = rec.table
+    while table.view()["stage"] in leave:
         awaiting = table.view()["awaiting"]
-        seat = next((a["seat"] for a in awaiting if a.get("seat")), None)
-        if seat is None:
+        entry = next((a for a in awaiting if a.get("seat")), None)
+        if entry is None:
             rec.wait()
             continue
-        if any(a.get("need") == "suspensions" for a in awaiting):
+        seat = entry["seat"]
+        if entry["need"] == "suspensions":
             held = club(table, seat)["staff"][0]["id"]
             rec.tap(f"seat{seat}.tap", held, f"Seat {seat} is short of money and names a card for the Suspension tokens.")
-            continue
-        rec.press(f"seat{seat}.roll", [1])
-        rec.wait()
+        elif entry["need"] == "roll":
+            rec.press(f"seat{seat}.roll", [1 if entry.get("purpose") == "injury" else 3],
+                      f"Seat {seat} rolls for {str(entry.get('purpose', 'an effect')).replace('_', ' ')}.")
+            rec.wait()
+        elif entry["need"] == "keep_or_reroll":
+            rec.wait()
+        else:
+            raise RuntimeError(f"the recording does not know how to answer {entry}")
 
 
 def _display(table: SimulatedTable) -> str | None:
@@ -215,14 +226,15 @@ def play_end(rec: Recorder) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Record both shipped scenarios."""
+    """Record both shipped scenarios (into the folder given as the first argument, else next to this file)."""
+    out = Path(argv[0]) if argv else HERE
     with tempfile.TemporaryDirectory() as tmp:
         with SimulatedTable.open(Path(tmp) / "week.db", strict_dice=True) as table:
             rec = Recorder(table)
             play_setup(rec)
             play_week(rec, 1)
             rec.check("Week 2 begins.", screen={"seat1.screen": "Wk 2/8 Mon"}, view={"week": 2, "stage": "monday"})
-            rec.write(HERE / "full-week.toml", "A whole week of a four-club game",
+            rec.write(out / "full-week.toml", "A whole week of a four-club game",
                       "Setup and the first week of a four-club game on the simulated table: taps, presses, holds and page actions.")
         with SimulatedTable.open(Path(tmp) / "game.db", strict_dice=True) as table:
             rec = Recorder(table)
@@ -230,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
             for week in range(1, 9):
                 play_week(rec, week)
             play_end(rec)
-            rec.write(HERE / "full-game.toml", "A whole four-club game",
+            rec.write(out / "full-game.toml", "A whole four-club game",
                       "A whole game of four clubs, eight weeks and the final scoring, on the simulated table.")
     return 0
 

@@ -63,3 +63,15 @@ def test_after_a_restart_the_finished_game_stays_on_the_screens(tmp_path: Path) 
             assert f"{row['total']} VP" in text and "Game over" in text
     finally:
         store.close()
+
+
+@pytest.mark.slow
+def test_the_shipped_scenarios_are_recorded_from_the_current_rules_and_deck(tmp_path: Path) -> None:
+    """When the demo deck or the rules change, the shipped scenarios must be recorded again."""
+    from scenarios import record
+
+    assert record.main([str(tmp_path)]) == 0
+    for name in ("full-week.toml", "full-game.toml"):
+        fresh = (tmp_path / name).read_text(encoding="utf-8")
+        shipped = (ROOT / "scenarios" / name).read_text(encoding="utf-8")
+        assert fresh == shipped, f"scenarios/{name} is out of date: run `python -m scenarios.record` and commit it"
