@@ -284,9 +284,14 @@ def test_three_euros_make_one_vp_and_ties_go_to_the_higher_league_position_then_
     rows = {r["seat"]: r for r in final_scores(profile, state)}
     assert rows[1]["total"] == rows[2]["total"]
     assert rows[2]["winner"] and not rows[1]["winner"]
+    # on equal League points (a shared position) and equal totals, the victory is shared
     state = set_club(state, 1, points=6)
-    state = set_club(state, 1, vp_tokens=club(state, 1).vp_tokens - diff)
     rows = {r["seat"]: r for r in final_scores(profile, state)}
+    gap = rows[2]["total"] - rows[1]["total"]
+    behind = 1 if gap > 0 else 2
+    state = set_club(state, behind, vp_tokens=club(state, behind).vp_tokens + abs(gap))
+    rows = {r["seat"]: r for r in final_scores(profile, state)}
+    assert rows[1]["position"] == rows[2]["position"]
     assert rows[1]["total"] == rows[2]["total"] and rows[1]["winner"] and rows[2]["winner"]
 
 
