@@ -17,9 +17,10 @@ EVENT_TYPES: Final[Mapping[str, str]] = MappingProxyType(
         "tactic": "seat, card: a Tactic card drawn",
         "first_player": "seat: the First player takes the Stage marker; week 1 begins (needs every club set up)",
         # dice
-        "roll": "seat (null for an Opponent die), value, team (for an Opponent die): a die result the engine awaits",
-        "reroll": "seat, value: spend 1 Fanbase (or a free reroll) and replace the held result",
-        "keep": "seat: keep the held result",
+        "roll": "seat (null for an Opponent die), value, team (for an Opponent die), targets?: a die result the engine awaits "
+        "(targets: the cards the club chooses for \"of your choice\" effects this result brings)",
+        "reroll": "seat, value, targets?: spend 1 Fanbase (or a free reroll) and replace the held result",
+        "keep": "seat, targets?: keep the held result",
         # Monday
         "board_meeting": "seat, card: the club's Board meeting card this week",
         # Tuesday-Thursday

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine import errors as E
 from engine.rules import flow
-from engine.rules.common import Tx, field, set_mod, with_res
+from engine.rules.common import Tx, event_targets, field, set_mod, with_res
 from engine.state import Club, Pending, evolve
 
 
@@ -73,16 +73,18 @@ def _resolve(tx: Tx, p: Pending, value: int) -> None:
         flow.opponent_die(tx, p.team, value)
         return
     assert seat is not None
+    # the club may name the cards for "of your choice" effects with the roll (or the keep) that brings them
+    targets = event_targets(tx.event)
     if p.purpose == "board_meeting":
-        flow.board_meeting_roll(tx, seat, value)
+        flow.board_meeting_roll(tx, seat, value, targets)
     elif p.purpose == "potential":
         actions.potential_roll(tx, seat, p.ref, value)
     elif p.purpose == "match_consequence":
-        match.consequence_roll(tx, seat, value)
+        match.consequence_roll(tx, seat, value, targets)
     elif p.purpose in ("injury", "suspension"):
         match.injury_roll(tx, seat, value, p.count or 1, suspension=p.purpose == "suspension")
     elif p.purpose == "effect":
-        resolve_effect_roll(tx, seat, p.ref, value)
+        resolve_effect_roll(tx, seat, p.ref, value, targets)
 
 
 def on_roll(tx: Tx) -> None:

@@ -441,16 +441,16 @@ def effect_ref(tx: Tx, source: str, effect: Effect) -> str:
     return f"{source}#{effects.index(effect)}" if effect in effects else f"{source}#-1"
 
 
-def resolve_effect_roll(tx: Tx, seat: int, ref: str, value: int) -> None:
+def resolve_effect_roll(tx: Tx, seat: int, ref: str, value: int, targets: list[str] | None = None) -> None:
     """Apply the effect a pending ``roll`` condition was waiting for, with the rolled value."""
     source, _, index = ref.rpartition("#")
     effects = _all_effects(tx, source)
     i = int(index)
     if 0 <= i < len(effects):
         if source.startswith("@"):
-            ctx = Ctx(seat=seat, table=source, label="Match consequence", roll=value)
+            ctx = Ctx(seat=seat, table=source, label="Match consequence", roll=value, targets=list(targets or []))
         else:
-            ctx = Ctx(seat=seat, source=source, label=_source_name(tx, source), roll=value)
+            ctx = Ctx(seat=seat, source=source, label=_source_name(tx, source), roll=value, targets=list(targets or []))
         if conditions_hold(tx, tx.club(seat), effects[i].when, ctx) is False:
             tx.say("no_effect", seat, f"{ctx.label}: Seat {seat} rolled {value}, so nothing happens.", roll=value, source=source)
             return

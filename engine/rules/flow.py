@@ -98,7 +98,7 @@ def on_board_meeting(tx: Tx) -> None:
     tx.say("board_meeting_card", seat, f"Seat {seat}'s Board meeting: {card.name}. Roll the d6.", card=card.id)
 
 
-def board_meeting_roll(tx: Tx, seat: int, value: int) -> None:
+def board_meeting_roll(tx: Tx, seat: int, value: int, targets: list[str] | None = None) -> None:
     """Each Director votes for the rolled result; the majority decision's effects apply; a tie is rerolled free."""
     club = tx.club(seat)
     card: BoardMeeting = tx.profile.cards[club.board_card]  # type: ignore[index,assignment]
@@ -125,7 +125,7 @@ def board_meeting_roll(tx: Tx, seat: int, value: int) -> None:
     )
     tx.put(evolve(tx.club(seat), board_done=True))
     if decision is not None:
-        apply_effects(tx, decision.effects, Ctx(seat=seat, source=card.id, label=card.name))
+        apply_effects(tx, decision.effects, Ctx(seat=seat, source=card.id, label=card.name, targets=list(targets or [])))
 
 
 def _always_tied(tx: Tx, club: Club) -> bool:

@@ -380,14 +380,14 @@ def _experience(tx: Tx, seat: int, held: Held, goals: int) -> Held:
     return held
 
 
-def consequence_roll(tx: Tx, seat: int, value: int) -> None:
+def consequence_roll(tx: Tx, seat: int, value: int, targets: list[str] | None = None) -> None:
     """The Match consequence roll: the d6 against the board's table for the result."""
     club = tx.club(seat)
     assert club.result is not None
     effects = tx.profile.board.consequence(club.result, value)
     tx.put(evolve(club, consequence_done=True))
     tx.say("match_consequence", seat, f"Seat {seat} rolled {value} for the Match consequence after a {club.result}.", roll=value, result=club.result, effects=[e.to_dict() for e in effects])
-    apply_effects(tx, effects, Ctx(seat=seat, label="Match consequence", table=consequence_ref(club.result, value)))
+    apply_effects(tx, effects, Ctx(seat=seat, label="Match consequence", table=consequence_ref(club.result, value), targets=list(targets or [])))
 
 
 def injury_roll(tx: Tx, seat: int, value: int, weeks: int, suspension: bool = False) -> None:

@@ -217,3 +217,19 @@ def test_a_view_for_the_table_hides_every_objective_and_a_seat_sees_only_its_own
     with pytest.raises(ValueError) as info:
         engine.view(profile, state, "everyone")
     assert str(info.value) == UNKNOWN_VIEWER.format(viewer="everyone")
+
+
+def test_a_board_meeting_choice_is_named_with_the_roll_or_else_asked_of_the_table() -> None:
+    from tests.engine.helpers import board_meeting
+
+    yes = [director(f"dir_t_{i}", "yyyyyy") for i in range(3)]
+    meeting = board_meeting("bm_t_train", yellow=(Effect.of("train", target="chosen_player"),), blue=(Effect.of("gain", resource="budget", amount=1),))
+    profile, state = tuesday(seats=(1,), profile=with_cards(demo(), *yes, meeting))
+    state = evolve(set_club(state, 1, board_card=None, board_done=False, directors=tuple(d.id for d in yes), res=(0, 0, 0, 0)), stage="monday")
+    state = engine.apply(profile, state, {"type": "board_meeting", "seat": 1, "card": meeting.id}).state
+    young = club(state, 1).players[1].id
+    named = engine.apply(profile, state, {"type": "roll", "seat": 1, "value": 3, "targets": [young]}).state
+    assert club(named, 1).held(young).trained and not club(named, 1).players[0].trained
+    asked = engine.apply(profile, state, {"type": "roll", "seat": 1, "value": 3})
+    assert not any(h.trained for h in club(asked.state, 1).players)
+    assert [a["kind"] for a in asked.announcements if a["kind"] == "table_resolves"] == ["table_resolves"]
