@@ -44,7 +44,7 @@ def _turn_check(tx: Tx, seat: int, what: str, *, free: bool = False) -> Club:
         raise E.NotYourTurn(E.NOT_YOUR_TURN.format(seat=seat, what=what, turn=s.turn, day=stage_name(s)))
     waiting = next((p for p in s.pending if p.seat == seat), None)
     if waiting is not None:
-        raise E.NotAllowed(f"Seat {seat} must first finish its {waiting.purpose.replace('_', ' ') or waiting.need} roll.")
+        raise E.NotAllowed(E.FINISH_ROLL_FIRST.format(seat=seat, what=waiting.purpose.replace('_', ' ') or waiting.need))
     if not free and club.acted:
         raise E.NotAllowed(E.ALREADY_ACTED.format(seat=seat, day=stage_name(s)))
     return club
@@ -63,7 +63,7 @@ def hire_from_row(tx: Tx, seat: int, row: str, card_id: Any, *, discount: int = 
     """Take a card from a Transfer area row (or the Youngster deck) and pay its cost less any discounts."""
     kind = ROW_KINDS.get(row)
     if kind is None:
-        raise E.NotAllowed(f"Hiring from the {row} row is done with a sponsor contract.")
+        raise E.NotAllowed(E.HIRE_SPONSOR_ROW.format(row=row))
     card = tx.card(card_id, kind)
     owner = owner_of(tx.state, card.id)
     if owner is not None:

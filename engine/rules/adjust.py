@@ -26,7 +26,7 @@ def on_adjust(tx: Tx) -> None:
         team_id = field(ev, "team", str, "the Opponent team's id")
         team = tx.state.team(team_id)
         if team is None:
-            raise E.NotAllowed(f'There is no Opponent team "{team_id}" on the League table.')
+            raise E.NotAllowed(E.UNKNOWN_TEAM.format(team=team_id))
         _floor(team.points + delta, 0, "League points", team.points, None)
         tx.state = evolve(tx.state, teams=tuple(evolve(t, points=t.points + delta) if t.id == team_id else t for t in tx.state.teams))
         tx.say("adjust", None, f"{tx.profile.board.team(team_id).name}: League points {delta:+d} ({reason}).", what=what, delta=delta, reason=reason, team=team_id)
@@ -42,7 +42,7 @@ def on_adjust(tx: Tx) -> None:
         level = club.stats[i] + delta
         _floor(level, 1, f"{what[5:].capitalize()} Stat level", club.stats[i], seat)
         if level > tx.profile.board.stat_max:
-            raise E.NotAllowed(f"The {what[5:].capitalize()} Stat cannot go above {tx.profile.board.stat_max}.")
+            raise E.NotAllowed(E.STAT_ABOVE_TOP.format(stat=what[5:].capitalize(), top=tx.profile.board.stat_max))
         stats = list(club.stats)
         stats[i] = level
         club = evolve(club, stats=(stats[0], stats[1], stats[2], stats[3]))

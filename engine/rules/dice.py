@@ -101,7 +101,7 @@ def on_roll(tx: Tx) -> None:
         held = any(p.need == "keep_or_reroll" and p.seat == seat for p in tx.state.pending)
         who = f"Seat {seat}" if seat is not None else "the Opponent dice" + (f" of {team}" if team else "")
         if held:
-            raise E.NotAllowed(f"Seat {seat} must first keep its roll or pay 1 Fanbase to reroll it.")
+            raise E.NotAllowed(E.KEEP_OR_REROLL_FIRST.format(seat=seat))
         raise E.NotAllowed(E.NOT_WAITING_ROLL.format(who=who))
     pending = waiting[0]
     _hold_or_resolve(tx, pending, _value(tx, pending.die))

@@ -185,7 +185,7 @@ def on_lineup(tx: Tx) -> None:
     extra: dict[str, tuple[int, int, int, int]] = {}
     for card_id, res in assign.items():
         if card_id not in playing or not isinstance(res, dict):
-            raise E.NotAllowed(f"Resources can only be assigned to footballer cards that play: {tx.name(str(card_id))} does not.")
+            raise E.NotAllowed(E.ASSIGN_NOT_PLAYING.format(name=tx.name(str(card_id))))
         try:
             extra[card_id] = quad_of({str(k): int(v) for k, v in res.items()})
         except (KeyError, ValueError, TypeError):
@@ -269,7 +269,7 @@ def use_match_card(tx: Tx, seat: int, card_id: str) -> None:
     if holder == "footballer":
         assert held is not None
         if all(p.card != card_id for p in club.lineup):
-            raise E.NotAllowed(f"{name} does not play in this match, so its action cannot be used.")
+            raise E.NotAllowed(E.NOT_PLAYING.format(name=name))
         if any(c > h for c, h in zip(cost, held.assigned)):
             raise E.NotEnoughResources(E.NOT_ENOUGH.format(seat=seat, what=f"use {name}", cost=describe_quad(cost), have=describe_quad(held.assigned) + " assigned to the card"))
         club = replace_held(club, evolve(held, assigned=quad_add(held.assigned, cost, -1), exhausted=True))
