@@ -217,11 +217,13 @@ def hardware_specs(config: TableConfig) -> list[Any]:
     """The drivers' probe specs for every hub, reader, button and screen of the table file, in that order."""
     from drivers import hwcheck
 
+    # A hub is followed by one line per reader the table uses on it (probe_all calls probe_hub_and_readers).
     specs: list[Any] = [
-        hwcheck.HubSpec(name=hub.name, serial_number=hub.serial, port=hub.port, baud=hub.baud, readers=hub.readers)
+        hwcheck.HubSpec(name=hub.name, serial_number=hub.serial, port=hub.port, baud=hub.baud, readers=hub.readers,
+                        reader_names={int(p.reader): p.id for p in config.pads()
+                                      if p.hub == hub.name and p.reader is not None})
         for hub in config.hubs
     ]
-    # Readers on a hub are reported by the hub's probe (it says which of its readers are down).
     for pad in config.pads():
         if pad.on_spi:
             reset = {} if pad.rst_pin is None else {"rst_pin": pad.rst_pin}

@@ -39,6 +39,10 @@ SCREEN_ADDRESS_TWICE = "a screen at {where} is already used by {other} (line {li
 SCREEN_IS_MUX = "I2C address {address:#04x} on bus {bus} is the TCA9548A's own address. Set the screen's address to its real one (usually 0x3c)."
 MUX_HALF = "'mux_address' and 'mux_channel' go together: give both (the screen sits behind a TCA9548A) or neither."
 UNKNOWN_HUB = "no hub named {hub!r} is described. Add a [[hubs]] table with name = {hub!r}, or use one of: {known}."
+HUB_READER_ZERO = (
+    "reader 0 does not exist: a hub numbers its readers from 1, as its firmware and drivers/HUB_PROTOCOL.md do "
+    "(the reader on the firmware's first SS pin is reader 1). Write reader = 1 or more."
+)
 HUB_READER_TWICE = "reader {reader} of hub {hub!r} is already used by {other} (line {line}). Each pad needs its own reader."
 HUB_TWICE = "a hub with this {field} is already described (line {line}). Each hub needs its own {field}."
 SCREEN_INTERFACE_FIELDS = "a screen on {interface} does not take {fields}. Remove them, or set interface = \"{other}\"."

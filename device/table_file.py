@@ -415,6 +415,10 @@ class _Checker:
         rst = self.get(tbl, "rst_pin", path, int, low=0, high=27)
         hub = self.get(tbl, "hub", path, str)
         reader = self.get(tbl, "reader", path, int, low=0, high=255)
+        if reader == 0:
+            # The hub protocol and its firmware count readers from 1: reader 0 would never get a reading.
+            self.problem(path + ("reader",), errors.HUB_READER_ZERO)
+            reader = None
         has_spi = "bus" in tbl or "device" in tbl
         has_hub = "hub" in tbl or "reader" in tbl
         if has_spi and has_hub:
@@ -648,9 +652,9 @@ class _Checker:
             hub = by_name.get(pad.hub)
             if hub is None:
                 self.problem(path + ("hub",), errors.UNKNOWN_HUB.format(hub=pad.hub, known=", ".join(by_name) or "(none)"))
-            elif pad.reader is not None and pad.reader >= hub.readers:
+            elif pad.reader is not None and pad.reader > hub.readers:
                 self.problem(path + ("reader",), errors.OUT_OF_RANGE.format(
-                    value=pad.reader, what=f"a reader of hub {hub.name!r}", low=0, high=hub.readers - 1))
+                    value=pad.reader, what=f"a reader of hub {hub.name!r}", low=1, high=hub.readers))
 
     def pad_paths(self, seats: list[SeatConfig], shared: list[PadConfig]) -> Iterator[tuple[PathKey, PadConfig]]:
         """Each pad with its TOML path, for messages."""

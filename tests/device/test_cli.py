@@ -12,6 +12,7 @@ from urllib.parse import unquote
 import pytest
 
 from device import cli, errors
+from drivers import hwcheck
 from device.store import EventStore
 
 ROOT = Path(__file__).parents[2]
@@ -177,11 +178,17 @@ def test_hw_check_in_simulation_finds_every_device_of_the_table(name: str, capsy
     table = load_table(TABLES_DIR / f"{name}.toml")
     assert cli.main(["hw-check", "--sim", "--table", str(TABLES_DIR / f"{name}.toml")]) == 0
     lines = capsys.readouterr().out.splitlines()
+    hub_lines = [name for h in table.hubs
+                 for name in [h.name] + [p.id for p in sorted(table.pads(), key=lambda p: p.reader or 0) if p.hub == h.name]]
     spi_pads = [p.id for p in table.pads() if p.on_spi]
-    expected = [h.name for h in table.hubs] + spi_pads + [b.id for b in table.buttons()] + [s.id for s in table.screens()]
+    expected = hub_lines + spi_pads + [b.id for b in table.buttons()] + [s.id for s in table.screens()]
     assert [line.split()[2].rstrip(":") for line in lines[:-1]] == expected
     assert all(line.startswith("ok") for line in lines[:-1])
     assert lines[-1] == cli.HW_ALL_FOUND.format(count=len(expected))
+    for pad in (p for p in table.pads() if p.hub is not None):
+        line = next(line for line in lines if line.split()[2] == f"{pad.id}:")
+        assert line.split()[1] == "reader"
+        assert line.endswith(hwcheck.HUB_READER_UP.format(number=pad.reader, hub=pad.hub))
 
 
 @pytest.mark.skipif(Path("/proc/device-tree/model").exists(), reason="on a Raspberry Pi the real devices may answer")

@@ -76,7 +76,7 @@ def test_the_default_simulated_table_is_simulated_and_serves_the_page_locally() 
 def test_the_hub_table_reads_its_pads_on_the_hub() -> None:
     table = load_table(TABLES_DIR / "four-seats-hub.toml")
     assert {p.hub for p in table.pads()} == {"hub"}
-    assert sorted(p.reader for p in table.pads()) == [0, 1, 2, 3, 4]
+    assert sorted(p.reader for p in table.pads()) == [1, 2, 3, 4, 5]
     assert not any(p.on_spi for p in table.pads())
     assert table.hub("hub").baud == 115200
 
@@ -184,22 +184,33 @@ def test_a_pad_with_no_reader_says_how_to_name_one() -> None:
 
 
 def test_a_pad_with_two_readers_is_refused() -> None:
-    text = '[[hubs]]\nname = "h"\nport = "/dev/ttyACM0"\n' + SEAT_1.replace("device = 0", 'device = 0\n  hub = "h"\n  reader = 0')
+    text = '[[hubs]]\nname = "h"\nport = "/dev/ttyACM0"\n' + SEAT_1.replace("device = 0", 'device = 0\n  hub = "h"\n  reader = 1')
     assert only_problem(text).message == errors.PAD_TWO_READERS
 
 
 def test_a_pad_on_an_undescribed_hub_is_refused() -> None:
-    text = SEAT_1.replace("  bus = 0\n  device = 0\n", '  hub = "hub1"\n  reader = 0\n')
+    text = SEAT_1.replace("  bus = 0\n  device = 0\n", '  hub = "hub1"\n  reader = 1\n')
     problem = only_problem(text)
     assert problem.field == "seats[1].pads[1].hub"
     assert problem.message == errors.UNKNOWN_HUB.format(hub="hub1", known="(none)")
 
 
 def test_a_hub_reader_beyond_the_hub_is_refused() -> None:
-    text = '[[hubs]]\nname = "h"\nserial = "X1"\nreaders = 4\n' + SEAT_1.replace("  bus = 0\n  device = 0\n", '  hub = "h"\n  reader = 4\n')
+    text = '[[hubs]]\nname = "h"\nserial = "X1"\nreaders = 4\n' + SEAT_1.replace("  bus = 0\n  device = 0\n", '  hub = "h"\n  reader = 5\n')
     problem = only_problem(text)
     assert problem.field == "seats[1].pads[1].reader"
-    assert "between 0 and 3" in problem.message
+    assert problem.message == errors.OUT_OF_RANGE.format(value=5, what="a reader of hub 'h'", low=1, high=4)
+
+
+def test_hub_readers_count_from_one_like_the_hub_protocol() -> None:
+    hub = '[[hubs]]\nname = "h"\nserial = "X1"\nreaders = 4\n'
+    zero = hub + SEAT_1.replace("  bus = 0\n  device = 0\n", '  hub = "h"\n  reader = 0\n')
+    problem = only_problem(zero)
+    assert problem.field == "seats[1].pads[1].reader"
+    assert problem.line == line_of(zero, "reader = 0")
+    assert problem.message == errors.HUB_READER_ZERO
+    last = hub + SEAT_1.replace("  bus = 0\n  device = 0\n", '  hub = "h"\n  reader = 4\n')
+    assert parse_table(last, source=Path("/tmp/t.toml")).seats[0].pads[0].reader == 4
 
 
 def test_a_button_on_a_bus_pin_in_use_is_refused() -> None:
