@@ -118,6 +118,18 @@ def test_one_tactic_per_match_and_it_weakens_the_opponent() -> None:
     assert club(step.state, 1).tactics[0] == TACTIC.id  # the Tactic returns to the club
 
 
+def test_goals_scored_before_the_match_count_in_the_result() -> None:
+    own_goal = Tactic(id="tac_t_own", kind="tactic", name="Test Own goal", effects=(Effect.of("score", side="opponent", goals=1),))
+    goal = Tactic(id="tac_t_goal", kind="tactic", name="Test Early goal", effects=(Effect.of("score", side="us", goals=2),))
+    profile, state = matchday(seats=(1, 2), opponents=(EMPTY.id, EMPTY.id), profile=with_cards(demo(), STRONG, WALL, EMPTY, KEEPERS, TACTIC, own_goal, goal))
+    for seat, tactic, scored, conceded in ((1, goal, 2, 0), (2, own_goal, 0, 1)):
+        state = set_club(state, seat, tactics=(tactic.id,), res=(0, 0, 0, 0))
+        state = run(profile, [lineup(seat, BASIC), {"type": "tactic_played", "seat": seat, "card": tactic.id}], state)
+        result = next(a for a in engine.apply(profile, state, {"type": "kickoff", "seat": seat}).announcements if a["kind"] == "result")
+        attackers = sum(1 for p in BASIC if p["style"] == "attack")  # nobody on the empty Opponent card blocks them
+        assert (result["goals"], result["conceded"]) == (scored + attackers, conceded)
+
+
 # --- Result, League, consequences ------------------------------------------------------------------------------
 
 
