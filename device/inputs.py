@@ -243,10 +243,11 @@ class Interpreter:
         if entry is not None and entry.get("need") == "keep_or_reroll":
             if isinstance(table_input, Press) and self._in_window(seat):
                 return Outcome(events=(self._reroll(seat, entry),))
-            # Anything else the seat does first settles the roll it could have rerolled; a tap or a hold then
-            # means what it means once the roll is kept (a late press only keeps it).
+            # Anything else the seat does first settles the roll it could have rerolled.  A tap then means what
+            # it means once the roll is kept; a press or a hold only keeps it: a hold that went on to pass the
+            # seat's coming turn would take a turn nobody meant to give up.
             self._rolled_at.pop(seat, None)
-            return Outcome(events=({"type": "keep", "seat": seat},), again=not isinstance(table_input, Press))
+            return Outcome(events=({"type": "keep", "seat": seat},), again=isinstance(table_input, Tap))
         if isinstance(table_input, Tap):
             return self._tap(table_input, game)
         if isinstance(table_input, Press):

@@ -191,6 +191,13 @@ def test_doing_something_else_keeps_the_held_roll_first(clock: Clock) -> None:
     assert not interp.handle(press(2), held).again  # a late press only keeps the roll
 
 
+def test_a_hold_on_a_held_roll_keeps_it_and_does_not_pass_the_coming_turn(clock: Clock) -> None:
+    interp = make(clock)
+    held = Game(({"seat": 2, "need": "keep_or_reroll", "die": "d6", "value": 5},) + TURN)
+    out = interp.handle(hold(2), held)
+    assert out.events == ({"type": "keep", "seat": 2},) and not out.again
+
+
 def test_a_club_short_of_money_taps_a_card_for_each_missing_euro(clock: Clock) -> None:
     interp = make(clock)
     game = Game(({"seat": 4, "need": "suspensions", "count": 2},), held={4: {"st_01", "pl_01"}})
