@@ -29,6 +29,12 @@ NO_GAMES = "No games kept in {path} yet."
 GAME_ID_BAD = "{text!r} is not a game: give its number (see `touchline games`) or 'last'."
 NO_SCENARIO = "touchline replay: there is no scenario file {path}. scenarios/ holds examples."
 EXPORT_WRITTEN = "Game {game} written to {path}."
+ENROLL_KIND_NEEDS_IN_TURN = "--kind picks the cards to go through with --in-turn: add --in-turn, or leave --kind out."
+ENROLL_WRITE_NEEDS_READERS = (
+    "--write-tags writes onto the tags lying on the table's readers; the simulated table has only typed UIDs. "
+    "Leave out --sim (and use a table file with real readers), or leave out --write-tags."
+)
+ENROLL_UNKNOWN_KIND = "the deck has no cards of kind {kinds}. Kinds in this deck: {known}."
 HW_ALL_FOUND = "All {count} devices answered."
 HW_MISSING = "{missing} of {count} devices did not answer: check the wiring of the lines marked MISSING (README.md, \"Wiring\")."
 
@@ -91,6 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="tap every card of the deck in the order asked (default: tap one, then pick it from the list)")
     enroll.add_argument("--kind", action="append", dest="kinds", metavar="KIND",
                         help="with --in-turn, only cards of this kind (e.g. player); may be repeated")
+    enroll.add_argument("--write-tags", action="store_true",
+                        help="also write each card's id onto its MIFARE Classic tag, so another table knows it "
+                             "without its own enrolment (readers on SPI; not with --sim)")
 
     hw = sub.add_parser("hw-check", help="look for every reader, button, screen and hub of the table file")
     table_options(hw, sim_help=f"check against the simulation (as does {BACKEND_ENV}=sim)")
@@ -187,9 +196,30 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     enroll = _late("enroll", "card enrolment", "device.enroll", "enroll")
     if enroll is None:
         return 1
+    sim = is_sim(args, config)
+    problem = _enroll_problem(args, config, sim)
+    if problem is not None:
+        print(f"touchline enroll: {problem}", file=sys.stderr)
+        return 2
     db_path = args.db or (Path(os.environ[DB_ENV]) if os.environ.get(DB_ENV) else config.database)
-    return int(enroll(config, db_path, sim=is_sim(args, config), mode="in_turn" if args.in_turn else "pick",
-                      kinds=args.kinds))
+    return int(enroll(config, db_path, sim=sim, mode="in_turn" if args.in_turn else "pick",
+                      kinds=args.kinds, write_tags=args.write_tags))
+
+
+def _enroll_problem(args: argparse.Namespace, config: TableConfig, sim: bool) -> str | None:
+    """Why these enrol options cannot work together, or None (checked before anything is opened)."""
+    if args.kinds and not args.in_turn:
+        return ENROLL_KIND_NEEDS_IN_TURN
+    if args.write_tags and sim:
+        return ENROLL_WRITE_NEEDS_READERS
+    if args.kinds:
+        import engine
+
+        known = sorted({card.kind for card in engine.load_profile(config.deck).cards.values()})
+        unknown = [kind for kind in args.kinds if kind not in known]
+        if unknown:
+            return ENROLL_UNKNOWN_KIND.format(kinds=", ".join(unknown), known=", ".join(known))
+    return None
 
 
 def cmd_hw_check(args: argparse.Namespace) -> int:

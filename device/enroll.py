@@ -24,6 +24,7 @@ NO_MATCH = "No card of the deck matches {query!r}: type part of a name or an id,
 MANY_MATCHES = "{count} cards match {query!r}: {some}… type more of the name or the id."
 SKIPPED = "Skipped {name} ({card})."
 TAP_NEXT = "Tap {name} ({card}) on any pad — Enter skips it, q stops."
+TAP_NEXT_ON_READERS = "Tap {name} ({card}) on any pad — Ctrl-C stops."
 TAP_ANY = "Tap a card on any pad (q stops)."
 PICK = "Which card is {uid}? Type part of its name or id (Enter skips): "
 WRITTEN = "Wrote {card} onto tag {uid}."
@@ -102,10 +103,11 @@ class Enrolment:
         return card.name if card is not None else card_id
 
 
-def in_turn(enrolment: Enrolment, cards: Iterable[Any], next_tag: Callable[[str], str | None], say: Callable[[str], None]) -> int:
+def in_turn(enrolment: Enrolment, cards: Iterable[Any], next_tag: Callable[[str], str | None], say: Callable[[str], None],
+            prompt: str = TAP_NEXT) -> int:
     """Name each card in turn and enrol the next tag tapped; ``next_tag`` returns None to skip, "q" to stop."""
     for card in cards:
-        tag = next_tag(TAP_NEXT.format(name=card.name, card=card.id))
+        tag = next_tag(prompt.format(name=card.name, card=card.id))
         if tag == "q":
             break
         if not tag:
@@ -189,12 +191,14 @@ def enroll(
 
     writer: Callable[[str, str], None] | None = None
     own_hardware = None
+    prompt = TAP_NEXT  # typed UIDs can be skipped with Enter; a reader waits for a tap until Ctrl-C
     if next_tag is None and (hardware is not None or (not sim and config.backend != "sim")):
         if hardware is None:
             from device.runtime import TableHardware
 
             hardware = own_hardware = TableHardware(config, backend="real")
         next_tag, writer = _reader_tags(hardware, say, idle_stop)
+        prompt = TAP_NEXT_ON_READERS
     elif next_tag is None:
         say("Simulated table: type each tag's UID (e.g. 04-A1-B2-C3-D4-E5-F6) instead of tapping it.")
         next_tag = _typed_tags(stdin, stdout)
@@ -203,7 +207,7 @@ def enroll(
         enrolment = Enrolment(store, engine.load_profile(config.deck), deck=deck_key(config),
                               writer=writer if write_tags else None)
         if mode == "in_turn":
-            in_turn(enrolment, enrolment.cards(kinds), next_tag, say)
+            in_turn(enrolment, enrolment.cards(kinds), next_tag, say, prompt)
         else:
             by_pick(enrolment, next_tag, ask, say)
     except KeyboardInterrupt:

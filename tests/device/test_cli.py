@@ -7,6 +7,7 @@ import logging
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote
 
 import pytest
@@ -222,3 +223,96 @@ def test_replay_of_a_missing_scenario_names_it(tmp_path: Path, capsys: pytest.Ca
     missing = tmp_path / "nope.toml"
     assert cli.main(["replay", str(missing)]) == 2
     assert capsys.readouterr().err.strip() == cli.NO_SCENARIO.format(path=missing)
+
+
+def test_enroll_in_turn_names_each_card_of_the_kinds_asked_and_enter_skips_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+
+    import engine
+    from device.enroll import SKIPPED, TAP_NEXT
+    from device.runtime import deck_key
+    from device.table_file import default_sim_table
+
+    first, second, third = engine.load_profile().cards_of("tactic")[:3]
+    db = tmp_path / "t.db"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("04-00-00-01\n\n04-00-00-03\nq\n"))
+    assert cli.main(["enroll", "--sim", "--db", str(db), "--in-turn", "--kind", "tactic"]) == 0
+    out = capsys.readouterr().out
+    assert TAP_NEXT.format(name=first.name, card=first.id) in out
+    assert SKIPPED.format(name=second.name, card=second.id) in out
+    with EventStore(db) as store:
+        deck = deck_key(default_sim_table())
+        assert store.card_for("04-00-00-01", deck=deck) == first.id
+        assert store.card_for("04-00-00-03", deck=deck) == third.id
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["--kind", "tactic"], cli.ENROLL_KIND_NEEDS_IN_TURN),
+    (["--write-tags"], cli.ENROLL_WRITE_NEEDS_READERS),
+    (["--in-turn", "--kind", "tactics"], None),
+])
+def test_enroll_options_that_cannot_work_are_refused_before_anything_is_opened(
+        options: list[str], message: str | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import engine
+
+    db = tmp_path / "t.db"
+    assert cli.main(["enroll", "--sim", "--db", str(db), *options]) == 2
+    if message is None:
+        kinds = sorted({card.kind for card in engine.load_profile().cards.values()})
+        message = cli.ENROLL_UNKNOWN_KIND.format(kinds="tactics", known=", ".join(kinds))
+    assert capsys.readouterr().err.strip() == f"touchline enroll: {message}"
+    assert not db.exists()
+
+
+def test_enroll_with_write_tags_writes_each_card_id_onto_the_tag_tapped_on_a_reader(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import threading
+
+    import engine
+    from device import runtime
+    from device.enroll import TAP_NEXT_ON_READERS, WRITTEN
+    from device.sim import SimHardware
+    from device.table_file import TABLES_DIR
+
+    tactics = engine.load_profile().cards_of("tactic")
+    uids = [f"A1-B2-C3-{n:02X}" for n in range(len(tactics))]  # MIFARE Classic 1K tags: they have blocks to write on
+    written = threading.Semaphore(0)
+    read_back: dict[str, str | None] = {}
+
+    class Readers(SimHardware):
+        """The table file's SPI readers, simulated; each write is read back from the tag, as another table would."""
+
+        def write_card_id(self, pad: str, card_id: str) -> None:
+            super().write_card_id(pad, card_id)
+            read_back[self.on_pad[pad]] = self.card_id_on(pad)
+            written.release()
+
+    hardware: list[Readers] = []
+
+    def open_readers(config: Any, backend: str) -> Readers:
+        assert backend == "real"  # the command asked for the table file's own readers
+        hardware.append(Readers(config, threaded=True))
+        return hardware[0]
+
+    def finger() -> None:
+        for uid in uids:
+            while not hardware or hardware[0].scanner is None:
+                threading.Event().wait(0.01)
+            hardware[0].place_tag("seat1.tap", uid)
+            if not written.acquire(timeout=20):
+                return
+
+    monkeypatch.setattr(runtime, "TableHardware", open_readers)
+    monkeypatch.delenv(cli.BACKEND_ENV, raising=False)
+    tapping = threading.Thread(target=finger, daemon=True)
+    tapping.start()
+    db = tmp_path / "t.db"
+    assert cli.main(["enroll", "--table", str(TABLES_DIR / "four-seats-spi.toml"), "--db", str(db),
+                     "--in-turn", "--kind", "tactic", "--write-tags"]) == 0
+    tapping.join(timeout=20)
+    assert read_back == {uid: card.id for uid, card in zip(uids, tactics)}
+    out = capsys.readouterr().out
+    assert TAP_NEXT_ON_READERS.format(name=tactics[0].name, card=tactics[0].id) in out
+    assert WRITTEN.format(card=tactics[-1].id, uid=uids[-1]) in out
+    assert hardware[0].scanner is None  # the command stopped the readers' threads it started
