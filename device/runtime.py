@@ -197,6 +197,7 @@ class Session:
             self.history = []
         else:
             self._refold(self.store.events(self.game))
+            self._mark_finished(record.status)
         self.messages.clear()
         self.everyone = self.shared = None
         self.interpreter.reset()
@@ -206,6 +207,13 @@ class Session:
                 self.interpreter.restore(json.loads(saved))
         self._saved_choices = saved or "{}"
         self._changed()
+
+    def _mark_finished(self, status: str) -> None:
+        """Keep the log's status in step with the engine: finished when over (also for logs of older releases)."""
+        if self.game is None or self.state is None:
+            return
+        if self.state.stage == "over" and status == "playing":
+            self.store.finish(self.game)
 
     def _refold(self, events: Iterable[Mapping[str, Any]]) -> None:
         """Fold the log into the state, noting each week's numbers on the way (the page's charts)."""
@@ -229,11 +237,10 @@ class Session:
     def _commit(self, event: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
         """Apply one event; write it to the log (committed) before the new state is kept. Raises EngineError."""
         step = engine.apply(self.profile, self.state, event)
-        self.store.append(self.game, dict(event))
+        # The final scoring's event marks the game finished in the same transaction (kept, ready to export).
+        self.store.append(self.game, dict(event), ends_game=step.state.stage == "over")
         self.state = step.state
         self._record_week(step.state)
-        if step.state.stage == "over":
-            self.store.finish(self.game)  # kept among the finished games, ready to export
         for announcement in step.announcements:
             self.recent.append({**announcement, "week": step.state.week})
         return tuple(step.announcements)
@@ -432,8 +439,9 @@ class Session:
         if self.game is None or not self.store.events(self.game):
             self._say(None, NOTHING_TO_UNDO)
             raise ValueError(NOTHING_TO_UNDO)
-        dropped = self.store.undo(self.game)
+        dropped = self.store.undo(self.game)  # reopens a finished game: without its last event it may not be over
         self._refold(self.store.events(self.game))
+        self._mark_finished("playing")  # still over (a correction after the final scoring was undone)
         self.interpreter.reset()
         self.messages.clear()
         self._say(None, UNDONE, describe(dropped, self.profile))

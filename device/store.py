@@ -294,17 +294,25 @@ class EventStore:
         return str(row[0])
 
     # -- events --
-    def append(self, game_id: int, event: Mapping[str, Any]) -> int:
-        """Write one event at the end of a game's log, committed and synced when this returns; return its seq."""
+    def append(self, game_id: int, event: Mapping[str, Any], *, ends_game: bool = False) -> int:
+        """Write one event at the end of a game's log, committed and synced when this returns; return its seq.
+
+        ``ends_game``: the game is over after this event (the engine reached its final scoring); the game is
+        marked finished in the same transaction, so no crash can leave a game over but still "playing".  A
+        finished game takes only such events (a correction of its final scoring), else GameFinished.
+        """
         text = json.dumps(dict(event), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
         with self._write() as conn:
-            if self._require(conn, game_id) != "playing":
+            status = self._require(conn, game_id)
+            if status == "abandoned" or (status == "finished" and not ends_game):
                 raise GameFinished(errors.GAME_FINISHED.format(game=game_id))
             seq = int(conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?", (game_id,)).fetchone()[0])
-            conn.execute(
-                "INSERT INTO events (game_id, seq, json, created) VALUES (?, ?, ?, ?)",
-                (game_id, seq, text, _stamp(self._clock())),
-            )
+            now = _stamp(self._clock())
+            conn.execute("INSERT INTO events (game_id, seq, json, created) VALUES (?, ?, ?, ?)", (game_id, seq, text, now))
+            if ends_game and status == "playing":
+                conn.execute("UPDATE games SET status = 'finished', ended = ? WHERE id = ?", (now, game_id))
+        if ends_game and status == "playing":
+            log.info("game %d finished", game_id)
         return seq
 
     def events(self, game_id: int) -> list[dict[str, Any]]:

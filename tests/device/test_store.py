@@ -129,6 +129,33 @@ def test_a_finished_game_takes_no_more_events_until_its_last_is_undone(db: Path)
         assert store.game(game.id).ended is None
 
 
+def test_the_event_that_ends_a_game_marks_it_finished_in_the_same_write(db: Path) -> None:
+    clock = Clock()
+    with EventStore(db, clock=clock) as store:
+        game = store.new_game(seats={1: "A"})
+        store.append(game.id, ROLL)
+        clock.now += timedelta(minutes=80)
+        store.append(game.id, {"type": "end"}, ends_game=True)
+    with EventStore(db) as again:  # as after a pulled plug: the status came with the event
+        record = again.game(game.id)
+        assert (record.status, record.minutes, record.events) == ("finished", 80, 2)
+        assert again.current_game() is None
+        # A correction of the final scoring keeps the game finished; anything else is refused.
+        again.append(game.id, {"type": "adjust"}, ends_game=True)
+        with pytest.raises(GameFinished):
+            again.append(game.id, ROLL)
+        assert again.game(game.id).status == "finished" and again.game(game.id).events == 3
+
+
+def test_an_abandoned_game_takes_no_event_at_all(db: Path) -> None:
+    with EventStore(db) as store:
+        game = store.new_game()
+        store.finish(game.id, status="abandoned")
+        with pytest.raises(GameFinished):
+            store.append(game.id, ROLL, ends_game=True)
+        assert store.events(game.id) == [] and store.game(game.id).status == "abandoned"
+
+
 def test_an_unknown_game_is_named(db: Path) -> None:
     with EventStore(db) as store:
         with pytest.raises(GameNotFound) as caught:

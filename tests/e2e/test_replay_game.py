@@ -75,3 +75,48 @@ def test_the_shipped_scenarios_are_recorded_from_the_current_rules_and_deck(tmp_
         fresh = (tmp_path / name).read_text(encoding="utf-8")
         shipped = (ROOT / "scenarios" / name).read_text(encoding="utf-8")
         assert fresh == shipped, f"scenarios/{name} is out of date: run `python -m scenarios.record` and commit it"
+
+
+@pytest.mark.slow
+def test_a_game_played_to_its_final_scoring_is_finished_in_the_log_and_exports_its_scores(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from urllib.parse import unquote
+
+    from device import cli
+    from device.export import BGSTATS_LINK
+    from device.replay import run_scenario
+    from device.runtime import Session
+    from device.sim import ForcedDice
+    from device.store import open_store
+    from device.table_file import default_sim_table
+
+    db = tmp_path / "game.db"
+    final = run_scenario(ROOT / "scenarios" / "full-game.toml", db_path=db)
+    totals = {row["seat"]: row["total"] for row in final["view"]["final"]}
+    winners = {row["seat"] for row in final["view"]["final"] if row["winner"]}
+
+    def status() -> str:
+        assert cli.main(["games", "--db", str(db)]) == 0
+        return capsys.readouterr().out.splitlines()[-1].split()[1]
+
+    assert status() == "finished"
+    assert cli.main(["export", "last", "--format", "bgstats", "--db", str(db)]) == 0
+    play = json.loads(unquote(capsys.readouterr().out.strip()[len(BGSTATS_LINK):]))
+    names = {row["seat"]: row["name"] for row in final["view"]["final"]}
+    assert sorted((p["name"], p["score"], p["winner"]) for p in play["players"]) == sorted(
+        (names[seat], total, seat in winners) for seat, total in totals.items())
+    store = open_store(db)
+    try:
+        session = Session(default_sim_table(), store, ForcedDice(strict=True))
+        dropped = session.undo()["undone"]
+        assert status() == "playing"  # undoing the final event reopens the game
+        assert session.view()["stage"] != "over"
+        session.page(dropped)
+        assert status() == "finished"
+        # A correction after the final scoring is kept with the finished game; undoing it leaves the game over.
+        session.page({"type": "adjust", "seat": 1, "what": "vp_tokens", "delta": 1, "reason": "a token forgotten"})
+        assert status() == "finished"
+        assert session.undo()["undone"]["what"] == "vp_tokens"
+        assert status() == "finished" and session.view()["stage"] == "over"
+    finally:
+        store.close()
