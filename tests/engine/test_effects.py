@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import engine
 from engine import errors as E
-from engine.cards import Ability, Effect, Staff
+from engine.cards import Ability, Condition, Effect, Staff
 from engine.state import Held, evolve
 
 from tests.engine.helpers import at_stage, club, demo, refused, run, set_club, tuesday, with_cards
@@ -177,3 +177,21 @@ def test_a_suspended_stands_token_lends_no_stands_and_the_table_can_record_it() 
     refused(profile, state, {**lineup(1, BASIC), "stands": stands}, E.NotAllowed, f"has {stands - 1} Stands")
     engine.apply(profile, state, {**lineup(1, BASIC), "stands": stands - 1})
     refused(profile, state, {"type": "adjust", "seat": 1, "what": "suspension", "delta": -3, "card": "stands"}, E.NotAllowed, "cannot go below 0")
+
+
+def test_a_die_condition_on_an_infrastructure_token_asks_for_its_roll_on_monday() -> None:
+    from dataclasses import replace
+
+    lucky = Ability(timing="monday", effects=(Effect.of("gain", resource="budget", amount=2, when=(Condition.of("roll", die="d6", at_least=5),)),))
+    base = demo()
+    kinds = tuple(replace(k, abilities=(lucky,)) if k.id == "lighting" else k for k in base.board.infrastructure)
+    profile = replace(base, board=replace(base.board, infrastructure=kinds))
+    profile, state = tuesday(seats=(1,), profile=profile)
+    state = set_club(state, 1, infrastructure=("lighting",))
+    monday = at_stage(profile, state, "monday")
+    assert monday.awaiting[0] == {"seat": 1, "need": "roll", "die": "d6", "purpose": "effect", "rerollable": True, "card": "lighting"}
+    budget = club(monday, 1).res[0]
+    for value, gained in ((6, 2), (4, 0)):
+        # the club has Fanbase from Production, so it is first asked whether to keep the result
+        kept = run(profile, [{"type": "roll", "seat": 1, "value": value}, {"type": "keep", "seat": 1}], monday)
+        assert club(kept, 1).res[0] == budget + gained
