@@ -1,7 +1,9 @@
 """The running simulated table: start to ready, memory with the page open, idle CPU, and tap-to-screen latency.
 
-Starts ``touchline run --sim`` as a separate process on a free port (as ``make run`` does), drives it only through
-its web API the way the page does, and reads the process's own figures from /proc.
+Start, memory and idle CPU: ``touchline run --sim`` as a separate process on a free port (as ``make run`` does),
+driven through its web API the way the page does, its figures read from /proc.  Tap to screen: the same threaded
+simulated table in this process, timed from the card landing on the simulated reader to the seat's display holding
+the new frame (the page's polling would add its own delay).
 """
 
 from __future__ import annotations
@@ -109,31 +111,74 @@ def unlock(client: httpx.Client, db: Path) -> None:
     client.headers["x-csrf-token"] = answer.json()["csrf"]
 
 
-def screen_version(client: httpx.Client, screen: str) -> int:
-    """The version of a screen's content (it goes up each time the screen shows something new)."""
-    return int(client.get("/api/state").json()["screens"][screen]["version"])
+class _FrameWatch:
+    """Notes when the watched display has taken a new frame (the moment ``show`` hands luma's bytes to the panel)."""
+
+    def __init__(self, hardware: Any, screen: str) -> None:
+        self.screen = screen
+        self.shown = threading.Event()
+        self.at = 0.0
+        self._show = hardware.show
+        hardware.show = self.show  # wrapped on this one object: the table draws through it as always
+
+    def show(self, screen_id: str, screen: Any) -> None:
+        self._show(screen_id, screen)
+        if screen_id == self.screen:
+            self.at = time.perf_counter()
+            self.shown.set()
 
 
-def tap_latencies(client: httpx.Client) -> list[float]:
-    """Milliseconds from a card put on seat 1's pad until seat 1's screen shows the answer, per tap."""
-    client.post("/api/actions/new-game", json={"clubs": [{"seat": n, "name": f"Club {n}"} for n in (1, 2, 3, 4)]})
-    # Cards of every kind in turn, so that each tap gets an answer different from the one before.
-    by_kind: dict[str, list[str]] = {}
-    for card in client.get("/api/deck").json():
-        by_kind.setdefault(card["kind"], []).append(card["id"])
-    cards = [card for round_ in zip(*by_kind.values()) for card in round_]
-    latencies = []
-    for card in cards[:TAPS]:
-        before = screen_version(client, "seat1.screen")
-        started = time.perf_counter()
-        client.post("/api/sim/place", json={"pad": "seat1.tap", "card": card}).raise_for_status()
-        while screen_version(client, "seat1.screen") == before:
-            if time.perf_counter() - started > 2.0:
+def tap_latencies(db: Path) -> list[float]:
+    """Milliseconds from a card landing on seat 1's reader until seat 1's display holds the new frame, per tap.
+
+    In process, on the real threaded simulated table (``touchline run --sim`` without the page): the card is put on
+    the simulated MFRC522 chip, the drivers' scanner thread finds it, the loop applies it, and the display is sent
+    the frame.  A tap whose answer reads exactly like the screen before changes no frame and is not counted.
+    """
+    import asyncio
+
+    from device.runtime import build_table
+    from device.table_file import default_sim_table
+
+    table = build_table(default_sim_table(), sim=True, db_path=db)
+    watch = _FrameWatch(table.hardware, "seat1.screen")
+    loop = asyncio.new_event_loop()
+    runner = threading.Thread(target=loop.run_forever, name="bench-table", daemon=True)
+    runner.start()
+
+    def run(coroutine: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=30)
+
+    latencies: list[float] = []
+    try:
+        run(table.start())
+        run(table.submit({"type": "new_game", "clubs": [{"seat": n, "name": f"Club {n}"} for n in (1, 2, 3, 4)]}))
+        # Cards of every kind in turn, so that each tap gets an answer different from the one before.
+        by_kind: dict[str, list[str]] = {}
+        for card in table.profile.cards.values():
+            by_kind.setdefault(card.kind, []).append(card.id)
+        cards = [card for round_ in zip(*by_kind.values()) for card in round_]
+        sim = table.sim
+        for card in cards[:TAPS * 2]:
+            if len(latencies) >= TAPS:
                 break
-        else:
-            latencies.append((time.perf_counter() - started) * 1000)
-        client.post("/api/sim/lift", json={"pad": "seat1.tap"})
-        time.sleep(0.05)
+            uid = sim.tag_for(card)  # enrolled before the clock starts: an owner enrols once, taps many times
+            before = sim.frame("seat1.screen").tobytes()
+            run(table.idle())
+            watch.shown.clear()
+            landed = time.perf_counter()
+            sim.place_tag("seat1.tap", uid)
+            if watch.shown.wait(timeout=2.0) and sim.frame("seat1.screen").tobytes() != before:
+                latencies.append((watch.at - landed) * 1000)
+            sim.lift("seat1.tap")
+            time.sleep(0.05)  # the lift is handled and any redraw it brings is done before the next card lands
+            run(table.idle())
+        run(table.stop())
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        runner.join(timeout=10)
+        loop.close()
+        table.session.store.close()
     return latencies
 
 
@@ -148,13 +193,16 @@ def measure() -> dict[str, Any]:
             open_page(base, stop)
             client.get("/")
             unlock(client, db)
-            taps = tap_latencies(client)
+            # A game under way with the page open, as at a table between turns.
+            client.post("/api/actions/new-game", json={"clubs": [{"seat": n, "name": f"Club {n}"} for n in (1, 2, 3, 4)]})
+            client.post("/api/sim/place", json={"pad": "seat1.tap", "card": "bm_01"})
             time.sleep(1.0)  # let the last screen updates settle before calling the table idle
             cpu_before = cpu_seconds(process.pid)
             time.sleep(IDLE_SECONDS)
             idle = (cpu_seconds(process.pid) - cpu_before) / IDLE_SECONDS * 100
             rss = rss_mb(process.pid)
             stop.set()
+        taps = tap_latencies(Path(tmp) / "taps.db")
     return {"ready_s": ready, "rss_mb": rss, "idle_cpu_pct": idle, "tap_ms": taps}
 
 
@@ -167,10 +215,12 @@ def main() -> bool:
         ("start to ready", figures["ready_s"], READY_TARGET_S, "s"),
         ("resident memory with the page open", figures["rss_mb"], RSS_TARGET_MB, "MB"),
         ("CPU while idle", figures["idle_cpu_pct"], IDLE_CPU_TARGET_PCT, "% of a core"),
-        (f"tap to screen, median of {len(taps)}/{TAPS} taps", tap_median, TAP_TARGET_MS, "ms"),
+        (f"tap to new frame, median of {len(taps)} taps", tap_median,
+         TAP_TARGET_MS, "ms"),
     ]
-    # A tap whose answer reads exactly like the one before leaves the screen as it was; most must show something.
-    ok = len(taps) >= TAPS // 2
+    ok = len(taps) >= TAPS  # the median is of at least TAPS taps that each changed the frame
+    if not ok:
+        print(f"   only {len(taps)} of the taps changed seat 1's frame; {TAPS} are needed for the median")
     for name, value, target, unit in rows:
         met = value <= target
         ok &= met
