@@ -47,6 +47,7 @@ from drivers.base import ButtonReading, HealthReading, TagReading
 from drivers.dice import Dice, Die
 from engine.cards import STATS
 from engine.errors import EngineError
+from engine.views import TABLE as TABLE_VIEWER
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,11 @@ ENROL_NO_TAG = "No card has been tapped for enrolment: start enrolment, then tap
 ENROL_NOT_WAITING = 'The table is not waiting for a card to enrol: press "Enrol a card" first.'
 UNKNOWN_DECK_CARD = 'There is no card "{card}" in the deck: pick one from the deck list.'
 NO_GAME_YET = "There is no game yet: start one on the page."
+
+
+_PICK_WORDS = {"chosen_player": "footballer", "chosen_youngster": "Youngster", "chosen_staff": "Staff card",
+               "chosen_card": "card"}
+"""An effect's chosen target → what the seat is asked to tap (``device.inputs.PICK_KINDS``)."""
 
 
 class _GameView:
@@ -96,6 +102,18 @@ class _GameView:
         """The Fanbase markers the seat's club holds."""
         club = self.state.club(seat)
         return club.res[1] if club is not None else 0
+
+    def picks(self, event: Mapping[str, Any]) -> tuple[str, ...]:
+        """The cards the club chooses for the effects a Staff card's action or hire brings, one word each."""
+        card = self.profile.cards.get(str(event.get("card", "")))
+        timing = {"use_card": "action", "hire_staff": "immediate"}.get(str(event.get("type")))
+        if card is None or timing is None:
+            return ()
+        abilities = [a for a in getattr(card, "abilities", ()) if a.timing == timing]
+        if timing == "action":
+            abilities = abilities[:1]  # the engine uses a card's first action
+        return tuple(_PICK_WORDS[str(effect.get(key))] for ability in abilities for effect in ability.effects
+                     for key in ("target", "to") if effect.get(key) in _PICK_WORDS)
 
     def contracts(self, seat: int) -> tuple[str, ...]:
         """The Sponsor contract kinds the seat's club may still take (a megaphone always)."""
@@ -576,11 +594,13 @@ class Session:
     @_locked
     def snapshot(self) -> dict[str, Any]:
         """Everything the page shows: the game view, recent announcements, each screen's text."""
+        # The page is open to anyone at the table: it gets the table's view, with Objectives and face-down
+        # Opponent cards hidden, and secret announcements without the cards they name.
         return {
-            "game": self.view(),
+            "game": None if self.state is None else engine.view(self.profile, self.state, TABLE_VIEWER),
             "game_id": self.game,
             "awaiting": list(self.state.awaiting) if self.state is not None else [],
-            "log": list(self.recent),
+            "log": [_public(a) for a in self.recent],
             "history": list(self.history),
             "screens": {
                 sid: {"seat": self.screen_seat.get(sid), "version": self.screen_versions.get(sid, 0), "lines": screen.lines()}
@@ -589,6 +609,13 @@ class Session:
             "enrolment": dict(self.enrolment) if self.enrolment is not None else None,
             "version": self.version,
         }
+
+
+def _public(announcement: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An announcement as everyone may see it: a secret one keeps its sentence but not the cards it names."""
+    if not announcement.get("secret"):
+        return announcement
+    return {k: v for k, v in announcement.items() if k not in ("card", "cards")}
 
 
 def setup_events(action: Mapping[str, Any], profile: Any) -> list[dict[str, Any]]:

@@ -228,3 +228,16 @@ def test_running_a_real_table_without_its_hardware_says_what_is_missing(tmp_path
     )
     assert out.returncode == 1
     assert "Traceback" not in out.stderr and "TOUCHLINE_BACKEND=sim" in out.stderr
+
+
+def test_the_page_never_shows_a_club_s_secret_objective_or_face_down_opponents(tmp_path: Path) -> None:
+    from device.sim import SimulatedTable
+
+    with SimulatedTable.open(tmp_path / "o.db") as table:
+        table.page(new_game_action())
+        session = table.session
+        assert session.state is not None and session.state.clubs[0].objective == "obj_01"  # the engine knows it
+        page = session.snapshot()
+        assert all(club["objective"] is None for club in page["game"]["clubs"])
+        assert all("card" not in a and "cards" not in a for a in page["log"] if a.get("secret"))
+        assert "obj_01" not in json.dumps(page)
