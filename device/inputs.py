@@ -40,6 +40,10 @@ KICKOFF = "Tap your Opponent card"
 NOT_THIS_OPPONENT = "Not {name}"
 ACTION_TAKEN = "Action taken"
 END_TURN = "Hold: end turn"
+TAP_PICK = "Tap the {what}"
+PICK_FOR = "for {name}"
+HOLD_TO_CANCEL = "Hold: cancel"
+NOT_A_PICK = "Not one of your {what}s"
 
 REROLL_SECONDS = 4.0
 """How long after a roll a second press spends 1 Fanbase to reroll it."""
@@ -142,6 +146,9 @@ class Game(Protocol):
     def contracts(self, seat: int) -> tuple[str, ...]:
         """The Sponsor contract kinds the club at ``seat`` may still take."""
 
+    def picks(self, event: Mapping[str, Any]) -> tuple[str, ...]:
+        """The cards the club chooses for the effects an event's card brings, one word each (see ``PICK_KINDS``)."""
+
 
 # --- pending choices between two inputs ----------------------------------------------------------------------------
 
@@ -167,6 +174,13 @@ SETUP_EVENTS: Mapping[tuple[str, ...], tuple[str, bool]] = {
     ("objective",): ("objective", False),
     ("tactic",): ("tactic", False),
 }
+#: What a card's effect asks the club to choose (``Game.picks``) → the kinds of the club's cards that fit (None: any).
+PICK_KINDS: Mapping[str, tuple[str, ...] | None] = {
+    "footballer": ("player", "youngster", "veteran"),
+    "Youngster": ("youngster",),
+    "Staff card": ("staff",),
+    "card": None,
+}
 OBJECTIVE_RESULTS = ("missed", "fulfilled", "perfect")
 POTENTIAL_STATS = ("fanbase", "operation", "fitness")
 """Stats a Club potential roll may raise, in the order the button steps through them (the engine refuses others)."""
@@ -176,7 +190,7 @@ POTENTIAL_STATS = ("fanbase", "operation", "fitness")
 class _Pending:
     """A choice started by a tap or press and finished by a press or hold (or cancelled by a lift)."""
 
-    kind: str  # "confirm", "contract", "potential", "suspensions"
+    kind: str  # "confirm", "contract", "potential", "suspensions", "collect", "objective", "pick"
     event: dict[str, Any]
     options: tuple[str, ...] = ()
     index: int = 0
@@ -350,6 +364,8 @@ class Interpreter:
             # Before the kick-off a club's own card tapped uses its match ability (paid from what was assigned).
             return Outcome(events=({"type": "use_card", "seat": seat, "card": card},))
         if need == "action":
+            if pending is not None and pending.kind == "pick":
+                return self._pick(seat, card, kind, pending, game)
             if pending is not None and pending.kind == "contract" and pending.event.get("card") == card:
                 return self._press(Press("", seat), game)
             return self._propose(seat, tap.pad, card, kind, game)
@@ -419,6 +435,28 @@ class Interpreter:
         self._pending[seat] = pending
         return Outcome(messages={seat: self._pending_message(pending)})
 
+    def _confirmed(self, seat: int, pending: _Pending, game: Game) -> Outcome:
+        """A confirmed hire or use: sent now, or first the cards its effects are for, tapped one by one."""
+        picks = game.picks(pending.event)
+        if not picks:
+            return Outcome(events=(pending.event,))
+        name = game.name(str(pending.event.get("card", "")))
+        chooser = _Pending("pick", pending.event, options=picks, pad=pending.pad, prompt=PICK_FOR.format(name=name))
+        self._pending[seat] = chooser
+        return Outcome(messages={seat: self._pending_message(chooser)})
+
+    def _pick(self, seat: int, card: str, kind: str, pending: _Pending, game: Game) -> Outcome:
+        """A card of the club tapped as the one a Staff action (or the like) is for, e.g. the footballer to train."""
+        want = pending.options[len(pending.chosen)]
+        fits = PICK_KINDS.get(want)
+        if not game.owns(seat, card) or (fits is not None and kind not in fits):
+            return self._say(seat, NOT_A_PICK.format(what=want), TAP_PICK.format(what=want), HOLD_TO_CANCEL)
+        pending.chosen.append(card)
+        if len(pending.chosen) < len(pending.options):
+            return Outcome(messages={seat: self._pending_message(pending)})
+        del self._pending[seat]
+        return Outcome(events=({**pending.event, "targets": list(pending.chosen)},))
+
     def _suspension(self, seat: int, card: str, entry: Mapping[str, Any], game: Game) -> Outcome:
         """A club short of money names, card by card, where its Suspension tokens go."""
         pending = self._pending.get(seat)
@@ -450,10 +488,12 @@ class Interpreter:
         if seat is None:
             return Outcome()
         pending = self._pending.get(seat)
+        if pending is not None and pending.kind == "pick":
+            return Outcome(messages={seat: self._pending_message(pending)})  # a tap answers it, not the button
         if pending is not None and pending.kind not in ("suspensions", "collect"):
             if pending.kind == "confirm":
                 del self._pending[seat]
-                return Outcome(events=(pending.event,))
+                return self._confirmed(seat, pending, game)
             pending.index = (pending.index + 1) % len(pending.options)
             return Outcome(messages={seat: self._pending_message(pending)})
         entry = self._awaited(game, seat)
@@ -541,6 +581,8 @@ class Interpreter:
     def _pending_message(self, pending: _Pending) -> Message:
         if pending.kind == "confirm":
             return Message(pending.prompt, (PRESS_TO_CONFIRM,))
+        if pending.kind == "pick":
+            return Message(TAP_PICK.format(what=pending.options[len(pending.chosen)]), (pending.prompt, HOLD_TO_CANCEL))
         if pending.kind in ("suspensions", "collect"):
             return Message(f"{len(pending.chosen)} of {pending.count} tapped", (f"Tap {pending.count - len(pending.chosen)} more card(s)",))
         choice = pending.options[pending.index]

@@ -316,6 +316,8 @@ def refusal_message(sentence: str) -> Message:
 # --- engine announcements as screen messages -------------------------------------------------------------------
 
 REROLL_HINT = "Press again: reroll, 1 Fan"
+RESOLVE_BY_HAND = "By hand, then page: Admin"
+"""An effect the engine cannot settle from the taps (a choice no tap gave): the table does it and corrects the numbers."""
 _STAT_SHORT = {"budget": "€", "fanbase": "Fan", "operation": "Op", "fitness": "Fit"}
 
 
@@ -424,6 +426,8 @@ def _detail(announcement: Mapping[str, Any], name: Any) -> str:
         return ""
     if kind == "maintenance" and a.get("missing"):
         return f"Short €{a.get('missing')}: tap cards"
+    if kind == "table_resolves":
+        return RESOLVE_BY_HAND
     text = headline(a, name)
     return text if text is not None else str(a.get("text", ""))
 

@@ -219,14 +219,15 @@ class SimHardware(TableHardware):
         """
         from drivers.rfid.scanner import LIFT_AFTER
 
-        if self.scanner is None:
+        scanner = self.scanner  # kept: the table may be stopped from another thread while the hand waits
+        if scanner is None:
             return
         if not self.threaded:
             for _ in range(LIFT_AFTER + 1):
-                self.scanner.sweep()
+                scanner.sweep()
             return
         deadline = time.monotonic() + SETTLE_SECONDS
-        while self.scanner.present.get(pad) != uid and time.monotonic() < deadline:
+        while scanner.present.get(pad) != uid and time.monotonic() < deadline:
             time.sleep(0.005)
 
     def tag_for(self, card_id: str) -> str:

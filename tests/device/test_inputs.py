@@ -10,6 +10,7 @@ import pytest
 
 from device import inputs as I
 from device.inputs import Hold, Interpreter, Lift, Press, Tap
+from device.screens import Message
 from drivers.dice import ScriptedDice
 
 KINDS = {"pl_01": "player", "yg_01": "youngster", "vet_01": "veteran", "st_01": "staff", "st_02": "staff",
@@ -26,6 +27,8 @@ class Game:
     fans: int = 2
     opponents: dict[int, str] = field(default_factory=dict)
     sponsors: tuple[str, ...] = ("megaphone", "adboard", "shirt")
+    choose: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """What each card's action asks the club to choose (card id → one word per pick)."""
 
     def kind(self, card: str) -> str | None:
         return KINDS.get(card)
@@ -47,6 +50,9 @@ class Game:
 
     def contracts(self, seat: int) -> tuple[str, ...]:
         return self.sponsors
+
+    def picks(self, event: Mapping[str, Any]) -> tuple[str, ...]:
+        return self.choose.get(str(event.get("card")), ()) if event.get("type") == "use_card" else ()
 
 
 class Clock:
@@ -261,3 +267,29 @@ def test_a_hold_drops_the_setup_cards_tapped_so_far(clock: Clock) -> None:
     out = interp.handle(hold(1), game)
     assert out.events == () and out.messages[1] == I.Message(I.CANCELLED, ("Director cards",))
     assert interp.handle(tap(1, "dir_02"), game).messages[1].detail == ("1 of 3 tapped",)
+
+
+def test_a_staff_action_for_a_footballer_asks_for_him_to_be_tapped_next(clock: Clock) -> None:
+    game = Game(TURN, held={2: {"st_01", "st_02", "yg_01"}}, choose={"st_01": ("footballer",)})
+    interp = make(clock)
+    assert interp.handle(tap(2, "st_01"), game).messages[2].detail == (I.PRESS_TO_CONFIRM,)
+    asked = interp.handle(press(2), game)
+    assert asked.events == ()
+    assert asked.messages[2] == Message(I.TAP_PICK.format(what="footballer"), (I.PICK_FOR.format(name="ST_01"), I.HOLD_TO_CANCEL))
+    assert interp.handle(press(2), game).events == ()  # the button does not answer it (nor starts a Club potential)
+    for wrong in ("st_02", "pl_01"):  # a Staff card, and a footballer of no club
+        out = interp.handle(tap(2, wrong), game)
+        assert out.events == () and out.messages[2].headline == I.NOT_A_PICK.format(what="footballer")
+    out = interp.handle(tap(2, "yg_01"), game)
+    assert out.events == ({"type": "use_card", "seat": 2, "card": "st_01", "targets": ["yg_01"]},)
+
+
+def test_a_hold_while_a_footballer_is_awaited_cancels_the_action(clock: Clock) -> None:
+    game = Game(TURN, held={2: {"st_01", "yg_01"}}, choose={"st_01": ("footballer",)})
+    interp = make(clock)
+    interp.handle(tap(2, "st_01"), game)
+    interp.handle(press(2), game)
+    out = interp.handle(hold(2), game)
+    assert out.events == () and out.messages[2].headline == I.CANCELLED
+    after = interp.handle(tap(2, "yg_01"), game)  # the footballer tapped now is offered for sale, as any other time
+    assert after.events == () and after.messages[2].headline.startswith("Sell YG_01")

@@ -129,3 +129,15 @@ def test_a_refusal_says_what_cannot_be_done_large_and_why_below() -> None:
     assert screens.refusal_message(sentence) == Message("Cannot hire", ("It is Seat 3's turn (Tuesday).",))
     other = EE.GAME_OVER
     assert screens.refusal_message(other) == Message(other)
+
+
+def test_an_effect_left_to_the_table_says_to_do_it_by_hand_and_correct_it_on_the_page() -> None:
+    announcements = [
+        {"kind": "board_meeting", "seat": 1, "decision": "green", "roll": 4, "title": "Youth day", "text": "Green wins."},
+        {"kind": "table_resolves", "seat": 1,
+         "text": "Please resolve by hand — Board meeting: train a footballer of your choice."},
+    ]
+    message = screens.message_for(announcements)
+    assert message.headline == "Green wins"
+    assert screens.RESOLVE_BY_HAND in message.detail
+    assert screens.text_width(screens.RESOLVE_BY_HAND, screens.SMALL) <= screens.TEXT_WIDTH  # readable, not cut
