@@ -94,3 +94,35 @@ def test_unknown_tag_is_shown_and_changes_nothing(tmp_path: Path) -> None:
     final = run_scenario(write(tmp_path, START + '\n[[step]]\nplace_tag = "seat2.tap"\nuid = "04-11-22-33"\n'))
     assert UNKNOWN_CARD in final["screens"]["seat2.screen"]
     assert final["view"]["clubs"][1]["directors"] == []
+
+
+def test_the_documented_example_of_every_step_kind_runs_as_written(tmp_path: Path) -> None:
+    import re
+
+    from device.replay import STEP_KINDS, parse, run_scenario
+
+    docs = (Path(__file__).parents[2] / "docs" / "SCENARIOS.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```toml\n(.*?)```", docs, re.S) if b.startswith('title = "Every kind of step"'))
+    scenario = tmp_path / "every-kind.toml"
+    scenario.write_text(block, encoding="utf-8")
+    assert {step.kind for step in parse(scenario).steps} == set(STEP_KINDS)
+    final = run_scenario(scenario)  # raises, naming the step, when a documented check does not hold
+    assert final["view"]["clubs"][0]["name"] == "Reds"
+
+
+def test_a_scenario_on_a_table_whose_pads_sit_on_a_hub_reaches_the_right_seat(tmp_path: Path) -> None:
+    from device.replay import run_scenario
+    from device.table_file import TABLES_DIR
+
+    scenario = tmp_path / "hub.toml"
+    scenario.write_text(f'''table = "{TABLES_DIR / 'four-seats-hub.toml'}"
+[[step]]
+page = "new_game"
+clubs = [{{ seat = 1, name = "Reds" }}, {{ seat = 2, name = "Blues" }}]
+[[step]]
+place_tag = "seat2.tap"
+uid = "04-DE-AD-BE-EF-00-02"
+''', encoding="utf-8")
+    screens = run_scenario(scenario)["screens"]
+    assert any("Unknown card" in line for line in screens["seat2.screen"])
+    assert not any("Unknown card" in line for line in screens["seat1.screen"])
