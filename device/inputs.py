@@ -162,6 +162,7 @@ PROPOSALS: Mapping[tuple[str, bool], str] = {
     ("veteran", True): "sell",
     ("staff", False): "hire_staff",
     ("staff", True): "use_card",
+    ("director", True): "use_card",
     ("sponsor", False): "sponsor",
 }
 #: The event a card of a kind makes when the engine awaits a card of that kind from the seat.
@@ -360,12 +361,13 @@ class Interpreter:
             return Outcome(events=({"type": CARD_EVENTS.get(kind, kind), "seat": seat, "card": card},))
         if need == "kickoff" and kind == "tactic":
             return Outcome(events=({"type": "tactic_played", "seat": seat, "card": card},))
+        if pending is not None and pending.kind == "pick" and need in ("action", "kickoff"):
+            return self._pick(seat, card, kind, pending, game)
         if need == "kickoff" and game.owns(seat, card):
-            # Before the kick-off a club's own card tapped uses its match ability (paid from what was assigned).
-            return Outcome(events=({"type": "use_card", "seat": seat, "card": card},))
+            # Before the kick-off a club's own card tapped uses its match ability (paid from what was assigned);
+            # one for a footballer of the club's choice asks for him next.
+            return self._confirmed(seat, _Pending("confirm", {"type": "use_card", "seat": seat, "card": card}, pad=tap.pad), game)
         if need == "action":
-            if pending is not None and pending.kind == "pick":
-                return self._pick(seat, card, kind, pending, game)
             if pending is not None and pending.kind == "contract" and pending.event.get("card") == card:
                 return self._press(Press("", seat), game)
             return self._propose(seat, tap.pad, card, kind, game)
@@ -521,7 +523,8 @@ class Interpreter:
         assert seat is not None  # a shared hold is an undo, handled before
         pending = self._pending.pop(seat, None)
         if pending is not None and pending.kind == "contract":
-            return Outcome(events=({**pending.event, "contract": pending.options[pending.index]},))
+            signed = {**pending.event, "contract": pending.options[pending.index]}
+            return self._confirmed(seat, _Pending("confirm", signed, pad=pending.pad), game)
         if pending is not None and pending.kind == "potential":
             return Outcome(events=({**pending.event, "stat": pending.options[pending.index]},))
         if pending is not None and pending.kind == "objective":

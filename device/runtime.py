@@ -65,6 +65,7 @@ NO_GAME_YET = "There is no game yet: start one on the page."
 _PICK_WORDS = {"chosen_player": "footballer", "chosen_youngster": "Youngster", "chosen_staff": "Staff card",
                "chosen_card": "card"}
 """An effect's chosen target → what the seat is asked to tap (``device.inputs.PICK_KINDS``)."""
+_MATCH_TIMINGS = ("before_match", "during_match", "after_match")
 
 
 class _GameView:
@@ -104,16 +105,37 @@ class _GameView:
         return club.res[1] if club is not None else 0
 
     def picks(self, event: Mapping[str, Any]) -> tuple[str, ...]:
-        """The cards the club chooses for the effects a Staff card's action or hire brings, one word each."""
+        """The cards the club chooses for the effects an event's card brings (a hire, a contract, a card's action or
+        match ability), one word each."""
         card = self.profile.cards.get(str(event.get("card", "")))
-        timing = {"use_card": "action", "hire_staff": "immediate"}.get(str(event.get("type")))
-        if card is None or timing is None:
+        if card is None:
             return ()
-        abilities = [a for a in getattr(card, "abilities", ()) if a.timing == timing]
-        if timing == "action":
-            abilities = abilities[:1]  # the engine uses a card's first action
+        kind = event.get("type")
+        if kind == "hire_staff":
+            abilities = [a for a in getattr(card, "abilities", ()) if a.timing == "immediate"]
+        elif kind == "sponsor" and hasattr(card, "contract"):
+            abilities = [a for a in card.contract(str(event.get("contract"))) if a.timing == "immediate"]
+        elif kind == "use_card":
+            abilities = self._usable(card, event.get("seat"))[:1]  # the engine uses the first that may be used now
+        else:
+            return ()
         return tuple(_PICK_WORDS[str(effect.get(key))] for ability in abilities for effect in ability.effects
                      for key in ("target", "to") if effect.get(key) in _PICK_WORDS)
+
+    def _usable(self, card: Any, seat: Any) -> list[Any]:
+        """A card's abilities a ``use_card`` may use now, in the engine's order: Tuesday-Thursday its actions;
+        on Matchday its match abilities (after the result only those for after the match), a footballer's from the
+        side it shows."""
+        abilities = tuple(getattr(card, "abilities", ()))
+        if self.state.stage != "matchday":
+            return [a for a in abilities if a.timing == "action"]
+        club = self.state.club(seat) if isinstance(seat, int) else None
+        held = club.held(card.id) if club is not None else None
+        side = getattr(card, "trained" if held is not None and held.trained else "untrained", None)
+        if side is not None:
+            abilities = tuple(side.abilities)
+        after = club is not None and club.result is not None
+        return [a for a in abilities if a.timing in _MATCH_TIMINGS and (a.timing == "after_match") == after]
 
     def contracts(self, seat: int) -> tuple[str, ...]:
         """The Sponsor contract kinds the seat's club may still take (a megaphone always)."""

@@ -52,7 +52,7 @@ class Game:
         return self.sponsors
 
     def picks(self, event: Mapping[str, Any]) -> tuple[str, ...]:
-        return self.choose.get(str(event.get("card")), ()) if event.get("type") == "use_card" else ()
+        return self.choose.get(str(event.get("card")), ())
 
 
 class Clock:
@@ -293,3 +293,24 @@ def test_a_hold_while_a_footballer_is_awaited_cancels_the_action(clock: Clock) -
     assert out.events == () and out.messages[2].headline == I.CANCELLED
     after = interp.handle(tap(2, "yg_01"), game)  # the footballer tapped now is offered for sale, as any other time
     assert after.events == () and after.messages[2].headline.startswith("Sell YG_01")
+
+
+def test_a_match_ability_for_a_footballer_asks_for_him_before_it_is_used(clock: Clock) -> None:
+    game = Game(({"seat": 1, "need": "kickoff"},), held={1: {"vet_01", "yg_01"}}, choose={"vet_01": ("footballer",)})
+    interp = make(clock)
+    asked = interp.handle(tap(1, "vet_01"), game)
+    assert asked.events == () and asked.messages[1].headline == I.TAP_PICK.format(what="footballer")
+    out = interp.handle(tap(1, "yg_01"), game)
+    assert out.events == ({"type": "use_card", "seat": 1, "card": "vet_01", "targets": ["yg_01"]},)
+    plain = Game(({"seat": 1, "need": "kickoff"},), held={1: {"vet_01"}})
+    assert make(clock).handle(tap(1, "vet_01"), plain).events == ({"type": "use_card", "seat": 1, "card": "vet_01"},)
+
+
+def test_a_sponsor_contract_whose_bonus_is_for_a_footballer_asks_for_him_after_the_signing_hold(clock: Clock) -> None:
+    game = Game(TURN, held={2: {"yg_01"}}, choose={"sp_01": ("footballer",)})
+    interp = make(clock)
+    interp.handle(tap(2, "sp_01"), game)
+    signed = interp.handle(hold(2), game)
+    assert signed.events == () and signed.messages[2].headline == I.TAP_PICK.format(what="footballer")
+    out = interp.handle(tap(2, "yg_01"), game)
+    assert out.events == ({"type": "sponsor", "seat": 2, "card": "sp_01", "contract": "megaphone", "targets": ["yg_01"]},)

@@ -54,3 +54,30 @@ def test_a_coach_trains_the_footballer_tapped_after_the_press(table: SimulatedTa
     trained = next(p for p in club(table, 1)["players"] if p["id"] == youngster["id"])
     assert trained["trained"], screen(table, 1)
     assert profile.cards[youngster["id"]].name in screen(table, 1)
+
+
+def test_the_table_knows_which_cards_ask_for_a_footballer_of_the_clubs_choice(table: SimulatedTable) -> None:
+    """Read from the demo deck's cards, by moment: a Sponsor's contract, a Staff or Director action, a match ability."""
+    from device.replay import parse, run_step
+
+    to_tuesday(table)
+    game = table.session._view()
+    assert game is not None
+    assert game.picks({"type": "sponsor", "seat": 1, "card": "sp_22", "contract": "megaphone"}) == ("footballer",)
+    assert game.picks({"type": "sponsor", "seat": 1, "card": "sp_22", "contract": "adboard"}) == ()  # its action heals
+    assert game.picks({"type": "use_card", "seat": 1, "card": "st_31"}) == ("Youngster",)
+    assert game.picks({"type": "use_card", "seat": 1, "card": "dir_14"}) == ("footballer",)
+    assert game.picks({"type": "hire_staff", "seat": 1, "card": "st_06"}) == ()  # it trains by its action, not on hire
+    assert game.picks({"type": "use_card", "seat": 1, "card": "vet_01"}) == ()  # no action on Tuesday
+
+    # On Matchday before the match: a Veteran's match ability, from the side he shows, is for a footballer of choice.
+    week = Path(__file__).parents[2] / "scenarios" / "full-week.toml"
+    with SimulatedTable.open(table.session.store.path.with_name("week.db")) as played:
+        steps = iter(parse(week).steps)
+        while played.view() is None or played.view()["stage"] != "matchday":
+            run_step(played, next(steps))
+        event = {"type": "use_card", "seat": 1, "card": "vet_01"}
+        assert played.session._view().picks(event) == ()  # untrained, he has no such ability
+        played.page({"type": "adjust", "seat": 1, "what": "trained", "card": "vet_01", "delta": 1, "reason": "test"})
+        assert next(p for p in club(played, 1)["players"] if p["id"] == "vet_01")["trained"]
+        assert played.session._view().picks(event) == ("footballer",)
