@@ -410,7 +410,7 @@ def _detail(announcement: Mapping[str, Any], name: Any) -> str:
     if kind == "roll" and a.get("held"):
         return REROLL_HINT
     if kind == "board_meeting":
-        return f"Rolled {a.get('roll')}: {a.get('title')}"
+        return f"Rolled {a.get('roll')} · votes {_votes(a.get('votes') or {})}"
     if kind == "hire":
         return f"-€{a.get('cost')}"
     if kind == "sell":
@@ -432,6 +432,16 @@ def _detail(announcement: Mapping[str, Any], name: Any) -> str:
     return text if text is not None else str(a.get("text", ""))
 
 
+def _votes(votes: Mapping[str, Any]) -> str:
+    """Each Director's vote in the club's order, by the colour's initial (``Y Y B``), or its first letters when two
+    colours of the deck share an initial."""
+    colours = [str(colour) for colour in votes.values()]
+    short = [c[:1].upper() for c in colours]
+    if len(set(short)) < len(set(colours)):
+        short = [c[:3].capitalize() for c in colours]
+    return " ".join(short)
+
+
 def message_for(announcements: Sequence[Mapping[str, Any]], name: Any = str) -> Message:
     """What one seat's screen shows after a step: the first announcement large, the others (short) below."""
     if not announcements:
@@ -450,6 +460,8 @@ def message_for(announcements: Sequence[Mapping[str, Any]], name: Any = str) -> 
         own = _detail(first, name)
         if own and own != big:
             details.append(own)
+        if first.get("kind") == "board_meeting" and first.get("title"):
+            details.append(str(first["title"]))  # the decision in words, under the roll and the votes
     for a in announcements:
         if a is first or a.get("kind") in ("roll", "zone"):
             continue

@@ -141,3 +141,17 @@ def test_an_effect_left_to_the_table_says_to_do_it_by_hand_and_correct_it_on_the
     assert message.headline == "Green wins"
     assert screens.RESOLVE_BY_HAND in message.detail
     assert screens.text_width(screens.RESOLVE_BY_HAND, screens.SMALL) <= screens.TEXT_WIDTH  # readable, not cut
+
+
+def test_a_board_meeting_shows_the_roll_each_directors_vote_and_the_decision() -> None:
+    meeting = {"kind": "board_meeting", "seat": 1, "roll": 1, "decision": "yellow", "title": "Raise the prices",
+               "votes": {"dir_01": "yellow", "dir_02": "yellow", "dir_03": "blue"}, "text": "..."}
+    gain = {"kind": "gain", "seat": 1, "resource": "budget", "amount": 2, "text": "Seat 1 gains 2 Budget."}
+    message = screens.message_for([meeting, gain])
+    assert message.headline == "Yellow wins"
+    assert message.detail[:2] == ("Rolled 1 · votes Y Y B", "Raise the prices")
+    shown = [p.text for p in layout(compose(REFERENCE_VIEW, 2, message))]
+    assert "Rolled 1 · votes Y Y B" in shown and "Yellow wins" in shown
+    # Colours sharing an initial are told apart by their first letters.
+    both = {**meeting, "votes": {"dir_01": "blue", "dir_02": "black", "dir_03": "blue"}}
+    assert screens.message_for([both]).detail[0] == "Rolled 1 · votes Blu Bla Blu"

@@ -16,6 +16,7 @@ from device import inputs
 from device.runtime import describe
 from device.sim import SimulatedTable
 from tests.e2e.table import (
+    DIRECTORS,
     SEATS,
     club,
     decisive_rolls,
@@ -98,6 +99,10 @@ def test_a_whole_week_from_setup_to_the_next_monday(table: SimulatedTable) -> No
     assert [table.lit(f"seat{seat}.roll") for seat in SEATS] == [True, False, False, False]  # whose turn it is
     for seat in SEATS:
         assert " wins" in screen(table, seat).splitlines()[2]
+        # the roll and each Director's vote, in the order the club's Directors were tapped, by colour initial
+        kept = second if seat == 3 else decisive_rolls(profile, seat)[0]
+        votes = " ".join(profile.cards[d].vote(kept)[0].upper() for d in DIRECTORS[seat])
+        assert f"Rolled {kept} · votes {votes}" in screen(table, seat).splitlines()
 
     # --- Tuesday: out of turn is refused with the reason; seat 1 hires with a confirming press
     before = events(table)
