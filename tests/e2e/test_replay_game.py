@@ -120,3 +120,27 @@ def test_a_game_played_to_its_final_scoring_is_finished_in_the_log_and_exports_i
         assert status() == "finished" and session.view()["stage"] == "over"
     finally:
         store.close()
+
+
+@pytest.mark.slow
+def test_a_log_left_playing_after_the_final_scoring_is_marked_finished_when_the_table_starts(tmp_path: Path) -> None:
+    """As an older release could leave it (it noted the end in a second write, after the last event)."""
+    import sqlite3
+
+    from device.replay import run_scenario
+    from device.runtime import Session
+    from device.sim import ForcedDice
+    from device.store import open_store
+    from device.table_file import default_sim_table
+
+    db = tmp_path / "game.db"
+    run_scenario(ROOT / "scenarios" / "full-game.toml", db_path=db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE games SET status = 'playing', ended = NULL")
+    store = open_store(db)
+    try:
+        session = Session(default_sim_table(), store, ForcedDice(strict=True))
+        assert session.view()["stage"] == "over"
+        assert store.game(session.game).status == "finished" and store.current_game() is None
+    finally:
+        store.close()
