@@ -117,6 +117,16 @@ LINEUP_CARD_TWICE: Final = "{name} is placed twice."
 LINEUP_CARD_JERSEY: Final = "{name} wears number {jersey}, not {given}."
 LINEUP_UNAVAILABLE: Final = "{name} is injured or suspended and cannot play."
 LINEUP_BAD_STYLE: Final = 'A jersey marker shows "attack" or "defence", not "{style}".'
+LINEUP_MARKER_SIDE: Final = (
+    "Jersey marker {jersey} shows {shows}, not {style}: only a footballer card with number {jersey} can flip it "
+    "(hire or field one), so place it as it shows."
+)
+LINEUP_BLANK_SIDE: Final = 'Say which side each blank jersey marker shows ("attack" or "defence").'
+LINEUP_MARKER_UNSEEN: Final = 'Say which side jersey marker {jersey} shows ("attack" or "defence"): this is its first match.'
+LINEUP_SETUP_SIDES: Final = (
+    "At the start of the game the {total} numbered jersey markers show exactly {half} attack and {half} defence; "
+    "this lineup has {attack} attack and {defence} defence: place the plain markers as they were set up."
+)
 LINEUP_JERSEY_UNKNOWN: Final = "There is no jersey marker number {jersey}; numbered markers are {known} (use no number for a blank one)."
 LINEUP_BLANKS: Final = "The club has only {have} blank jersey markers; the lineup uses {count}."
 STANDS_LIMIT: Final = "Seat {seat} has {stands} Stands; it cannot put {count} Fanbase on them."

@@ -106,6 +106,25 @@ def blank_markers(tx: Tx, club: Club) -> int:
     return tx.profile.board.pitch.blank_jerseys + len(blocked - fit)
 
 
+def _plain_side(tx: Tx, club: Club, jersey: int | None, style: Any) -> str:
+    """The side a jersey marker without a card shows: a numbered one as it lies (no card of its number plays, so
+    nothing flips it), `style` only when the engine has not seen it yet; a blank one as the table says."""
+    shows = club.marker_side(jersey) if jersey is not None else None
+    if style is None and shows is not None:
+        return shows
+    if style is None:
+        raise E.NotAllowed(E.LINEUP_BLANK_SIDE if jersey is None else E.LINEUP_MARKER_UNSEEN.format(jersey=jersey))
+    if style not in STYLES:
+        raise E.NotAllowed(E.LINEUP_BAD_STYLE.format(style=style))
+    if shows is not None and style != shows:
+        raise E.NotAllowed(E.LINEUP_MARKER_SIDE.format(jersey=jersey, shows=shows, style=style))
+    if jersey is not None:
+        wearing = [h for h in club.players if side_of(tx.profile, h).jersey == jersey]
+        if wearing and all(h.unavailable for h in wearing):
+            raise E.NotAllowed(E.LINEUP_UNAVAILABLE.format(name=f"Number {jersey} ({tx.name(wearing[0].id)})"))
+    return str(style)
+
+
 def _parse_lineup(tx: Tx, club: Club, entries: Any) -> tuple[Placed, ...]:
     pitch = tx.profile.board.pitch
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
@@ -139,12 +158,7 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any) -> tuple[Placed, ...]:
                 raise E.NotAllowed(E.LINEUP_CARD_SECTION.format(name=card.name, zone=zone, sections=" or ".join(side.sections)))
             style = side.style
         else:
-            if style not in STYLES:
-                raise E.NotAllowed(E.LINEUP_BAD_STYLE.format(style=style))
-            if jersey is not None:
-                wearing = [h for h in club.players if side_of(tx.profile, h).jersey == jersey]
-                if wearing and all(h.unavailable for h in wearing):
-                    raise E.NotAllowed(E.LINEUP_UNAVAILABLE.format(name=f"Number {jersey} ({tx.name(wearing[0].id)})"))
+            style = _plain_side(tx, club, jersey, style)
         placed.append(Placed(zone, jersey, card_id, style))
     numbers = Counter(p.jersey for p in placed if p.jersey is not None)
     for number, n in numbers.items():

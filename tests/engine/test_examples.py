@@ -144,7 +144,8 @@ def _match_day(profile) -> State:
     state = run(profile, setup_events(profile, [1]))
     week_opponents = (DOWNTOWN.id,) + club(state, 1).opponents[1:]
     players = club(state, 1).players + tuple(Held(c.id) for c in MIDDLEHAM_CARDS)
-    state = set_club(state, 1, name="Middleham Local Club", opponents=week_opponents, players=players, res=(5, 0, 0, 9))
+    # the rulebook's picture places the plain jersey markers: none has been seen before this lineup
+    state = set_club(state, 1, name="Middleham Local Club", opponents=week_opponents, players=players, res=(5, 0, 0, 9), markers=())
     return evolve(state, stage="matchday", turn=0, pending=())
 
 

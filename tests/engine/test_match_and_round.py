@@ -41,6 +41,9 @@ def matchday(seats=(1, 2), opponents: tuple[str, ...] = (), profile=None) -> tup
     state = at_stage(profile, state, "matchday")
     for seat, opp in zip(seats, opponents):
         state = set_club(state, seat, opponents=(opp,) + club(state, seat).opponents[1:])
+    # the hand-made lineups below place every plain jersey marker as they like: none has been seen yet
+    for c in state.clubs:
+        state = set_club(state, c.seat, markers=())
     return profile, state
 
 
@@ -340,13 +343,55 @@ def test_a_die_condition_in_the_match_consequence_table_asks_for_its_roll_and_ap
 
 
 def test_jersey_marker_sides_follow_the_starting_cards_hires_and_lineups_and_the_auto_lineup_keeps_them() -> None:
-    profile, state = matchday(seats=(1,), opponents=(EMPTY.id,))
+    profile, state = tuesday(seats=(1,))
     vet = profile.cards[club(state, 1).players[0].id].untrained
     assert engine.view(profile, state)["clubs"][0]["markers"][str(vet.jersey)] == vet.style
-    flipped = [p if p["jersey"] != 7 else {**p, "style": "defence"} for p in BASIC]
+    profile, state = matchday(seats=(1,), opponents=(EMPTY.id,))
     state = set_club(state, 1, res=(0, 0, 0, 0), players=())
-    after = engine.apply(profile, state, lineup(1, flipped)).state
-    assert club(after, 1).marker_side(7) == "defence" and club(after, 1).marker_side(10) == "attack"
+    after = engine.apply(profile, state, lineup(1, BASIC)).state
+    assert club(after, 1).markers == tuple(sorted((p["jersey"], p["style"]) for p in BASIC))
     again = auto_lineup(profile, evolve(club(after, 1), lineup=None))
-    assert {p["jersey"]: p["style"] for p in again["players"] if p["jersey"]} == {
-        p["jersey"]: p["style"] for p in flipped if p["jersey"]}
+    assert {p["jersey"]: p["style"] for p in again["players"] if p["jersey"]} == {p["jersey"]: p["style"] for p in BASIC}
+
+
+def _next_match(state: State, seat: int, **changes: Any) -> State:
+    """The same club before its next lineup (the markers stay as they lie)."""
+    return set_club(state, seat, lineup=None, result=None, **changes)
+
+
+def _without_style(players: list[dict[str, Any]], jersey: int) -> list[dict[str, Any]]:
+    """The lineup with no side given for one plain jersey marker."""
+    return [{k: v for k, v in p.items() if not (p["jersey"] == jersey and k == "style")} for p in players]
+
+
+def test_a_plain_jersey_marker_cannot_be_flipped_and_omitting_its_style_places_it_as_it_shows() -> None:
+    profile, state = matchday(seats=(1,), opponents=(EMPTY.id,))
+    state = set_club(state, 1, res=(0, 0, 0, 0), players=(), markers=((7, "attack"),))
+    flipped = [p if p["jersey"] != 7 else {**p, "style": "defence"} for p in BASIC]
+    text = refused(profile, state, lineup(1, flipped), E.NotAllowed)
+    assert text == E.LINEUP_MARKER_SIDE.format(jersey=7, shows="attack", style="defence")
+    assert "Jersey marker 7 shows attack, not defence" in text
+    after = engine.apply(profile, state, lineup(1, _without_style(flipped, 7))).state
+    assert next(p for p in club(after, 1).lineup or () if p.jersey == 7).style == "attack"
+    # a marker never seen needs its side once; afterwards it keeps it
+    assert club(after, 1).marker_side(2) == "defence"
+    unseen = _without_style(BASIC, 2)
+    assert refused(profile, state, lineup(1, unseen), E.NotAllowed) == E.LINEUP_MARKER_UNSEEN.format(jersey=2)
+    later = engine.apply(profile, _next_match(after, 1), lineup(1, unseen)).state
+    assert next(p for p in club(later, 1).lineup or () if p.jersey == 2).style == "defence"
+    blank = [p if p["jersey"] != 11 else {"zone": p["zone"], "jersey": None, "card": None} for p in BASIC]
+    assert refused(profile, state, lineup(1, blank), E.NotAllowed) == E.LINEUP_BLANK_SIDE
+
+
+def test_fielding_a_card_flips_its_numbers_jersey_marker_to_the_cards_symbol() -> None:
+    seven = footballer("pl_t_seven", 7, "defence", 2)
+    profile, state = matchday(seats=(1,), opponents=(EMPTY.id,), profile=with_cards(demo(), STRONG, WALL, EMPTY, KEEPERS, TACTIC, seven))
+    state = set_club(state, 1, res=(0, 0, 0, 1), players=(Held(seven.id),), markers=((7, "attack"),))
+    fielded = [p if p["jersey"] != 7 else {"zone": p["zone"], "jersey": 7, "card": seven.id} for p in BASIC]
+    after = engine.apply(profile, state, lineup(1, fielded)).state
+    assert club(after, 1).marker_side(7) == "defence"
+    # the next match without the card: the marker lies on its defence side now
+    benched = _next_match(after, 1, players=())
+    assert refused(profile, benched, lineup(1, BASIC), E.NotAllowed) == E.LINEUP_MARKER_SIDE.format(jersey=7, shows="defence", style="attack")
+    shown = engine.apply(profile, benched, lineup(1, _without_style(BASIC, 7))).state
+    assert club(shown, 1).marker_side(7) == "defence"
