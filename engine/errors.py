@@ -89,6 +89,14 @@ CARD_HAS_NO_ACTION: Final = "{name} has no action to use."
 CARD_UNAVAILABLE: Final = "{name} cannot be used while it is injured or suspended."
 SETUP_DIRECTORS: Final = "Seat {seat} must keep exactly {count} different Director cards."
 SETUP_ALREADY: Final = "Seat {seat} has already {what}."
+SETUP_MARKERS: Final = (
+    "Seat {seat}'s jersey markers must name each numbered marker ({known}) once, showing \"attack\" or \"defence\"."
+)
+SETUP_MARKERS_HALF: Final = (
+    "At the beginning of the game exactly {half} jersey markers show attack and {half} defence; Seat {seat} "
+    "places {attack} attack and {defence} defence: flip a plain marker."
+)
+SETUP_MARKERS_CARD: Final = "Jersey marker {jersey} must show {style}, as {name} shows: markers of starting cards show their symbol."
 SETUP_SAME_JERSEY: Final = (
     "{veteran} and {youngster} both wear number {jersey}: discard the Youngster and draw another one."
 )

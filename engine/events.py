@@ -11,7 +11,7 @@ EVENT_TYPES: Final[Mapping[str, str]] = MappingProxyType(
         # setup
         "club": "seat, name: a club takes a seat (Stat markers on space 2, a First trainer)",
         "directors": "seat, cards: [3 Director ids] kept after the draft; their Stat changes and bonuses apply",
-        "starting_players": "seat, veteran, youngster: the starting cards drawn (equal jersey numbers are refused)",
+        "starting_players": "seat, veteran, youngster: the starting cards drawn (equal jersey numbers are refused); markers (optional): {number: side} of every numbered jersey marker placed, half attack and half defence",
         "opponents": "seat, cards: [Opponent ids] dealt, in playing order; their number is the game length",
         "objective": "seat, card: the Objective card kept",
         "tactic": "seat, card: a Tactic card drawn",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import errors as E
-from engine.cards import Director
+from engine.cards import STYLES, Director
 from engine.rules.common import Tx, card_marker, field, flip_markers, move_stat, owner_of, seat_of
 from engine.rules.effects import Ctx, apply_abilities
 from engine.state import Club, Held, State, evolve
@@ -73,6 +73,25 @@ def on_directors(tx: Tx) -> None:
         apply_abilities(tx, d.abilities, "immediate", Ctx(seat=seat, source=d.id, label=d.name))
 
 
+def _placed_markers(tx: Tx, seat: int, placed: dict[Any, Any], cards: dict[int, str], names: dict[int, str]) -> dict[int, str]:
+    """The sides the table placed the numbered jersey markers on: each once, half of each, the cards' as they show."""
+    jerseys = tx.profile.board.pitch.jerseys
+    try:
+        sides = {int(k): v for k, v in placed.items()}
+    except (TypeError, ValueError):
+        sides = {}
+    if sorted(sides) != sorted(jerseys) or any(v not in STYLES for v in sides.values()):
+        raise E.NotAllowed(E.SETUP_MARKERS.format(seat=seat, known=", ".join(map(str, jerseys))))
+    half = len(jerseys) // 2
+    attack = sum(1 for v in sides.values() if v == "attack")
+    if attack != len(jerseys) - half:
+        raise E.NotAllowed(E.SETUP_MARKERS_HALF.format(seat=seat, half=half, attack=attack, defence=len(jerseys) - attack))
+    for jersey, style in cards.items():
+        if sides[jersey] != style:
+            raise E.NotAllowed(E.SETUP_MARKERS_CARD.format(jersey=jersey, style=style, name=names[jersey]))
+    return sides
+
+
 def on_starting_players(tx: Tx) -> None:
     """The starting Veteran and Youngster; equal jersey numbers mean the Youngster is discarded and redrawn."""
     ev = tx.event
@@ -87,6 +106,9 @@ def on_starting_players(tx: Tx) -> None:
         raise E.NotAllowed(E.SETUP_SAME_JERSEY.format(veteran=vet.name, youngster=young.name, jersey=vet.untrained.jersey))
     # their markers were placed on the pitch showing the cards' symbols
     sides = {**card_marker(tx.profile, vet.id), **card_marker(tx.profile, young.id)}
+    placed = field(ev, "markers", dict, "{jersey number: side} of every numbered jersey marker", default=None)
+    if placed is not None:
+        sides = _placed_markers(tx, seat, placed, sides, {vet.untrained.jersey: vet.name, young.untrained.jersey: young.name})
     tx.put(flip_markers(evolve(club, players=(Held(vet.id), Held(young.id))), sides))
     tx.say("starting_players", seat, f"Seat {seat} starts with {vet.name} and {young.name}.", veteran=vet.id, youngster=young.id)
 

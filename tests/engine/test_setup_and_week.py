@@ -70,6 +70,31 @@ def test_starting_veteran_and_youngster_with_the_same_number_are_refused() -> No
     assert [h.id for h in club(after, 1).players] == [vet.id, other.id]
 
 
+def test_the_jersey_markers_placed_at_setup_show_exactly_half_attack_half_defence_and_the_starting_cards_symbols() -> None:
+    profile = demo()
+    vet = profile.cards_of("veteran")[0]
+    young = next(y for y in profile.cards_of("youngster") if y.untrained.jersey != vet.untrained.jersey)
+    state = run(profile, [{"type": "club", "seat": 1}])
+    jerseys = profile.board.pitch.jerseys
+    starting = {vet.untrained.jersey: vet.untrained.style, young.untrained.jersey: young.untrained.style}
+    others = [n for n in jerseys if n not in starting]
+    attack_left = len(jerseys) // 2 - sum(1 for s in starting.values() if s == "attack")
+    fair = {**{n: "attack" if i < attack_left else "defence" for i, n in enumerate(others)}, **starting}
+    ev = {"type": "starting_players", "seat": 1, "veteran": vet.id, "youngster": young.id}
+    after = run(profile, [{**ev, "markers": {str(n): s for n, s in fair.items()}}], state)
+    assert dict(club(after, 1).markers) == fair
+    lopsided = {**fair, others[0]: "defence" if fair[others[0]] == "attack" else "attack"}
+    text = refused(profile, state, {**ev, "markers": lopsided}, E.NotAllowed)
+    assert text.startswith("At the beginning of the game exactly 5 jersey markers show attack and 5 defence")
+    swapped = {**fair, vet.untrained.jersey: "defence" if vet.untrained.style == "attack" else "attack"}
+    swap_back = next(n for n in others if fair[n] == swapped[vet.untrained.jersey])
+    swapped[swap_back] = vet.untrained.style  # still five and five, but the Veteran's marker shows the wrong side
+    text = refused(profile, state, {**ev, "markers": swapped}, E.NotAllowed)
+    assert text == E.SETUP_MARKERS_CARD.format(jersey=vet.untrained.jersey, style=vet.untrained.style, name=vet.name)
+    missing = {n: s for n, s in fair.items() if n != others[0]}
+    assert "must name each numbered marker" in refused(profile, state, {**ev, "markers": missing}, E.NotAllowed)
+
+
 def test_opponent_cards_need_different_emblems_and_the_same_count_for_every_club() -> None:
     profile = demo()
     opps = profile.cards_of("opponent")
