@@ -96,7 +96,6 @@ SETUP_MARKERS_HALF: Final = (
     "At the beginning of the game exactly {half} jersey markers show attack and {half} defence; Seat {seat} "
     "places {attack} attack and {defence} defence: flip a plain marker."
 )
-SETUP_MARKERS_CARD: Final = "Jersey marker {jersey} must show {style}, as {name} shows: markers of starting cards show their symbol."
 SETUP_SAME_JERSEY: Final = (
     "{veteran} and {youngster} both wear number {jersey}: discard the Youngster and draw another one."
 )

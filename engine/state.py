@@ -112,6 +112,8 @@ class Club(NamedTuple):
     suspended: tuple[tuple[str, int], ...] = ()
     # the side ("attack"/"defence") each numbered jersey marker shows, once known: only a card flips it
     markers: tuple[tuple[int, str], ...] = ()
+    # numbers whose side is only assumed (a starting card's marker, shown as its card) until the table's first lineup
+    markers_assumed: tuple[int, ...] = ()
 
     def held(self, card_id: str) -> Held | None:
         """The footballer or Staff card with that id, when the club has it."""
@@ -131,7 +133,7 @@ class Club(NamedTuple):
         return 0
 
     def marker_side(self, jersey: int) -> str | None:
-        """The side a numbered jersey marker shows, or None while the engine has not seen it."""
+        """The side a numbered jersey marker shows (or is assumed to show), or None while the engine has not seen it."""
         for number, side in self.markers:
             if number == jersey:
                 return side
@@ -270,6 +272,7 @@ def _club(d: dict[str, Any]) -> Club:
     out["mods"] = tuple((a, b) for a, b in d["mods"])
     out["suspended"] = tuple((a, b) for a, b in d.get("suspended", ()))
     out["markers"] = tuple((a, b) for a, b in d.get("markers", ()))
+    out["markers_assumed"] = tuple(d.get("markers_assumed", ()))
     for name in ("directors", "exhausted", "infrastructure", "adboards", "megaphones", "tactics", "opponents"):
         out[name] = tuple(d[name])
     return Club(**out)

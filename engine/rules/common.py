@@ -224,7 +224,8 @@ def flip_markers(club: Club, sides: dict[int, str]) -> Club:
     if not sides:
         return club
     kept = tuple(m for m in club.markers if m[0] not in sides)
-    return evolve(club, markers=tuple(sorted(kept + tuple(sides.items()))))
+    assumed = tuple(n for n in club.markers_assumed if n not in sides)
+    return evolve(club, markers=tuple(sorted(kept + tuple(sides.items()))), markers_assumed=assumed)
 
 
 def card_marker(profile: Profile, card_id: str, trained: bool = False) -> dict[int, str]:

@@ -109,7 +109,10 @@ def blank_markers(tx: Tx, club: Club) -> int:
 def _plain_side(tx: Tx, club: Club, jersey: int | None, style: Any) -> str:
     """The side a jersey marker without a card shows: a numbered one as it lies (no card of its number plays, so
     nothing flips it), `style` only when the engine has not seen it yet; a blank one as the table says."""
+    assumed = jersey in club.markers_assumed
     shows = club.marker_side(jersey) if jersey is not None else None
+    if assumed and style is not None:
+        shows = None  # the table's first lineup says how it placed a starting card's marker
     if style is None and shows is not None:
         return shows
     if style is None:
@@ -212,7 +215,7 @@ def on_lineup(tx: Tx) -> None:
         held = club.held(card_id)
         assert held is not None
         club = replace_held(club, evolve(held, assigned=quad_add(held.assigned, q)))
-    club = flip_markers(club, {p.jersey: p.style for p in lineup if p.jersey is not None})
+    club = evolve(flip_markers(club, {p.jersey: p.style for p in lineup if p.jersey is not None}), markers_assumed=())
     tx.put(evolve(club, lineup=lineup, stands=stands))
     tx.say(
         "lineup", seat, f"Seat {seat} lines up {len(playing)} footballer card(s) and puts {stands} Fanbase on the Stands (paying {describe_quad(cost)}).",

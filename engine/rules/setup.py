@@ -73,8 +73,8 @@ def on_directors(tx: Tx) -> None:
         apply_abilities(tx, d.abilities, "immediate", Ctx(seat=seat, source=d.id, label=d.name))
 
 
-def _placed_markers(tx: Tx, seat: int, placed: dict[Any, Any], cards: dict[int, str], names: dict[int, str]) -> dict[int, str]:
-    """The sides the table placed the numbered jersey markers on: each once, half of each, the cards' as they show."""
+def _placed_markers(tx: Tx, seat: int, placed: dict[Any, Any]) -> dict[int, str]:
+    """The sides the table placed the numbered jersey markers on: each once, half attack and half defence."""
     jerseys = tx.profile.board.pitch.jerseys
     try:
         sides = {int(k): v for k, v in placed.items()}
@@ -86,9 +86,6 @@ def _placed_markers(tx: Tx, seat: int, placed: dict[Any, Any], cards: dict[int, 
     attack = sum(1 for v in sides.values() if v == "attack")
     if attack != len(jerseys) - half:
         raise E.NotAllowed(E.SETUP_MARKERS_HALF.format(seat=seat, half=half, attack=attack, defence=len(jerseys) - attack))
-    for jersey, style in cards.items():
-        if sides[jersey] != style:
-            raise E.NotAllowed(E.SETUP_MARKERS_CARD.format(jersey=jersey, style=style, name=names[jersey]))
     return sides
 
 
@@ -107,9 +104,14 @@ def on_starting_players(tx: Tx) -> None:
     # their markers were placed on the pitch showing the cards' symbols
     sides = {**card_marker(tx.profile, vet.id), **card_marker(tx.profile, young.id)}
     placed = field(ev, "markers", dict, "{jersey number: side} of every numbered jersey marker", default=None)
+    assumed: tuple[int, ...] = ()
     if placed is not None:
-        sides = _placed_markers(tx, seat, placed, sides, {vet.untrained.jersey: vet.name, young.untrained.jersey: young.name})
-    tx.put(flip_markers(evolve(club, players=(Held(vet.id), Held(young.id))), sides))
+        sides = _placed_markers(tx, seat, placed)
+    else:
+        # not stated: the cards' symbols are assumed until the first lineup says how the table placed them
+        assumed = tuple(sorted(sides))
+    club = flip_markers(evolve(club, players=(Held(vet.id), Held(young.id))), sides)
+    tx.put(evolve(club, markers_assumed=assumed))
     tx.say("starting_players", seat, f"Seat {seat} starts with {vet.name} and {young.name}.", veteran=vet.id, youngster=young.id)
 
 

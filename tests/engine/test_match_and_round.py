@@ -43,7 +43,7 @@ def matchday(seats=(1, 2), opponents: tuple[str, ...] = (), profile=None) -> tup
         state = set_club(state, seat, opponents=(opp,) + club(state, seat).opponents[1:])
     # the hand-made lineups below place every plain jersey marker as they like: none has been seen yet
     for c in state.clubs:
-        state = set_club(state, c.seat, markers=())
+        state = set_club(state, c.seat, markers=(), markers_assumed=())
     return profile, state
 
 
@@ -395,3 +395,17 @@ def test_fielding_a_card_flips_its_numbers_jersey_marker_to_the_cards_symbol() -
     assert refused(profile, benched, lineup(1, BASIC), E.NotAllowed) == E.LINEUP_MARKER_SIDE.format(jersey=7, shows="defence", style="attack")
     shown = engine.apply(profile, benched, lineup(1, _without_style(BASIC, 7))).state
     assert club(shown, 1).marker_side(7) == "defence"
+
+
+def test_a_starting_cards_marker_is_assumed_to_show_its_symbol_until_the_first_lineup_says_otherwise() -> None:
+    profile, state = tuesday(seats=(1,))
+    state = set_club(at_stage(profile, state, "matchday"), 1, opponents=(EMPTY.id,) + club(state, 1).opponents[1:])
+    vet = profile.cards[club(state, 1).players[0].id].untrained
+    other = "defence" if vet.style == "attack" else "attack"
+    state = set_club(state, 1, res=(0, 0, 0, 0), players=())  # the cards sit out: their markers play plain
+    placed = [{**p, "style": other} if p["jersey"] == vet.jersey else p for p in BASIC]
+    after = engine.apply(profile, state, lineup(1, placed)).state
+    assert club(after, 1).marker_side(vet.jersey) == other
+    back = [{**p, "style": vet.style} if p["jersey"] == vet.jersey else p for p in BASIC]
+    text = refused(profile, _next_match(after, 1), lineup(1, back), E.NotAllowed)
+    assert text == E.LINEUP_MARKER_SIDE.format(jersey=vet.jersey, shows=other, style=vet.style)
