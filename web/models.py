@@ -69,7 +69,7 @@ class Placement(Body):
     zone: Zone
     jersey: Annotated[int, Field(ge=1, le=99)] | None
     card: CardId | None = None
-    style: Style
+    style: Style | None = Field(default=None, description="the side shown; omitted: as a numbered marker shows, or as its card shows")
 
 
 class Lineup(Body):

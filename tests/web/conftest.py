@@ -102,7 +102,9 @@ def _lineup(club: dict[str, Any], pitch: dict[str, Any]) -> dict[str, Any]:
     numbers = list(pitch["jerseys"])
     out_numbers = {p["jersey"] for p in club["players"] if p["injury"] or p["suspension"]}
     numbers = [n for n in numbers if n not in out_numbers] + [None] * pitch["blanks"]
-    players = [{"zone": z, "jersey": n, "card": None, "style": "defence" if z.startswith("def") else "attack"}
+    # a marker the table has seen shows its recorded side
+    shown = club.get("markers", {})
+    players = [{"zone": z, "jersey": n, "card": None, "style": shown.get(str(n), "defence" if z.startswith("def") else "attack")}
                for z, n in zip(zones, numbers)]
     return {"type": "lineup", "seat": club["seat"], "players": players, "stands": 0}
 

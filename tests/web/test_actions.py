@@ -104,6 +104,19 @@ def test_a_lineup_breaking_the_rules_is_refused_with_the_engines_sentence(
     assert table.snapshot() == before
 
 
+def test_a_lineup_may_leave_out_the_side_of_a_jersey_marker_the_table_has_seen(
+        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+    play_until(client, game, "matchday")
+    shown = client.get("/api/state").json()["game"]["clubs"][0]["markers"]
+    assert shown, "the starting cards' markers are known before the first lineup"
+    lineup = {**LINEUP, "players": [{k: v for k, v in p.items() if not (k == "style" and str(p["jersey"]) in shown)}
+                                    for p in LINEUP["players"]]}
+    response = client.post("/api/actions/lineup", json=lineup, headers=game)
+    assert response.status_code == 200, response.text
+    placed = client.get("/api/state").json()["game"]["clubs"][0]["match"]["lineup"]
+    assert {str(p["jersey"]): p["style"] for p in placed if str(p["jersey"]) in shown} == shown
+
+
 BAD_BODIES: list[tuple[str, Any, str]] = [
     ("/api/actions/new-game", {"clubs": []}, "clubs"),
     ("/api/actions/new-game", {"clubs": [{"seat": 5, "name": "X"}]}, "clubs.0.seat"),

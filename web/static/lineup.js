@@ -57,7 +57,10 @@ function benchItems() {
   // A numbered marker whose every card is out cannot play either (the rulebook's note on injuries).
   const outNumbers = new Set(players.filter((p) => p.injury || p.suspension).map((p) => p.jersey));
   for (const p of players) if (!p.injury && !p.suspension) outNumbers.delete(p.jersey);
-  const markers = limits.jerseys.map((n) => ({kind: "marker", key: `m${n}`, card: null, name: `#${n}`, style: n % 2 ? "attack" : "defence",
+  // A numbered marker shows the side the table last recorded; only a card of its number flips it.
+  const shown = club()?.markers || {};
+  const markers = limits.jerseys.map((n) => ({kind: "marker", key: `m${n}`, card: null, name: `#${n}`,
+    style: shown[n] ?? (n % 2 ? "attack" : "defence"), fixed: n in shown,
     jersey: n, sections: null, strength: 1, out: outNumbers.has(n) ? `its player is ${players.find((p) => p.jersey === n && (p.injury || p.suspension))?.injury ? "injured" : "suspended"}` : ""}));
   const blanks = Array.from({length: limits.blanks}, (_, i) => ({kind: "blank", key: `b${i}`, card: null, name: "blank",
     style: "attack", jersey: null, sections: null, strength: 1, out: ""}));
@@ -129,7 +132,8 @@ function drawBench() {
   const numbers = new Set(placed.map((p) => p.jersey).filter((n) => n !== null));
   const items = benchItems().filter((item) => !used.has(item.key));
   const line = chosen ? h("p", {class: "chosen-line"}, `Placing ${chosen.kind === "card" ? chosen.name : `marker ${chosen.name}`} — tap a zone. `,
-    chosen.kind === "card" ? "" : h("span", {class: "sidepick"}, "Side: ", ["attack", "defence"].map((s) => h("button", {type: "button",
+    chosen.kind === "card" ? "" : chosen.fixed ? h("span", {class: "sidepick"}, `Shows ${chosen.style} (only a card with its number flips it).`)
+    : h("span", {class: "sidepick"}, "Side: ", ["attack", "defence"].map((s) => h("button", {type: "button",
       class: `quiet${chosen.style === s ? " on" : ""}`, dataset: {style: s}, onclick: () => { chosen.style = s; drawBench(); }},
     s === "attack" ? "Attack" : "Defence")))) : null;
   fill($("bench"), line, h("h3", {}, "Players"), items.filter((i) => i.kind === "card").map((i) => token(i, numbers)),
@@ -217,7 +221,7 @@ export function fillRest(items, onPitch, fitness = Infinity, lim = limits) {
     const {item, zone, section} = choice;
     free.splice(free.indexOf(item), 1);
     if (item.kind === "card") payable -= 1;
-    const style = item.kind === "card" ? item.style
+    const style = item.kind === "card" || item.fixed ? item.style
       : section === "def" ? "defence" : section === "fwd" ? "attack" : (count("mid") % 2 ? "attack" : "defence");
     out.push({...item, style, zone});
   }
