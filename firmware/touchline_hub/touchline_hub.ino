@@ -16,7 +16,7 @@ static const char FIRMWARE[] = "touchline-hub 1.0";
 static const uint8_t PROTOCOL_VERSION = 1;
 
 // Edit these for your board: one SS pin per reader, in the order the table file numbers them (1, 2, ...).
-static const uint8_t SS_PINS[] = {10, 9, 8, 7};
+static const uint8_t SS_PINS[] = {10, 9, 8, 7, 6};  // five: four seats and the shared Opponent pad
 static const uint8_t RST_PIN = 5;
 static const uint8_t READERS = sizeof(SS_PINS) / sizeof(SS_PINS[0]);
 

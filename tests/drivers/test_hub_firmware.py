@@ -64,7 +64,7 @@ def test_every_line_the_hub_sends_is_framed_and_checksummed(firmware: Path) -> N
 def test_a_resting_card_is_one_tag_and_a_lift_is_one_gone(firmware: Path) -> None:
     boot, _, resting, _, flaky, _, lifted = run(
         firmware, "place 2 " + UID7, "run 3000", "miss 2 2", "run 500", "lift 2", "run 500")
-    assert kinds(boot) == ["HELLO,1,4,touchline-hub 1.0", "SYNC"]
+    assert kinds(boot) == ["HELLO,1,5,touchline-hub 1.0", "SYNC"]
     # A hundred polls of a card lying still: WUPA wakes the card halted after each read, so no flicker.
     assert [k for k in kinds(resting) if not k.startswith("BEAT")] == [f"TAG,2,{UID7}"]
     # Two missed polls (a card at the edge of the field) are not a lift.
@@ -80,7 +80,7 @@ def test_a_card_swapped_without_a_gap_is_a_gone_then_a_tag(firmware: Path) -> No
 def test_the_hub_answers_queries_and_complains_about_bad_lines(firmware: Path) -> None:
     sections = run(firmware, "place 3 " + UID7, "run 200", "host $QUERY*4A", "run 5", "host $QUERY*00", "run 5",
                    "host QUERY", "run 5", "host " + encode_line("REBOOT").decode().strip(), "run 5")
-    assert kinds(sections[4]) == ["HELLO,1,4,touchline-hub 1.0", f"TAG,3,{UID7}", "SYNC"]
+    assert kinds(sections[4]) == ["HELLO,1,5,touchline-hub 1.0", f"TAG,3,{UID7}", "SYNC"]
     assert kinds(sections[6]) == ["ERR,LINE,bad checksum"]
     assert kinds(sections[8]) == ["ERR,LINE,not framed"]
     assert kinds(sections[10]) == ["ERR,LINE,unknown command"]
