@@ -21,7 +21,7 @@ from device import screens
 from device.runtime import TableHardware
 from device.screens import SeatScreen
 from device.table_file import TableConfig, default_sim_table, load_table
-from drivers.base import ButtonReading, TagReading, format_uid
+from drivers.base import ButtonReading, ManualClock, TagReading, format_uid
 from drivers.dice import Die, SystemDice
 from drivers.errors import DiceScriptExhausted
 
@@ -30,24 +30,6 @@ UNKNOWN_BUTTON = "There is no button {button!r} on this table; buttons: {known}.
 UNKNOWN_SCREEN = "There is no screen {screen!r} on this table; screens: {known}."
 SETTLE_SECONDS = 2.0
 """The longest a simulated card is left on (or off) a pad waiting for the scanner to notice."""
-
-
-class ManualClock:
-    """A monotonic clock that moves only when told to (replays and tests never wait real time)."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-        self._lock = threading.Lock()
-
-    def __call__(self) -> float:
-        """The current time in seconds."""
-        with self._lock:
-            return self.now
-
-    def advance(self, seconds: float) -> None:
-        """Move the clock forward."""
-        with self._lock:
-            self.now += seconds
 
 
 class ForcedDice:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass
 from typing import Literal
 
@@ -52,3 +53,21 @@ class HealthReading:
     device: str
     online: bool
     detail: str
+
+
+class ManualClock:
+    """A monotonic clock that moves only when told to, for simulations and tests that never wait real time."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        """The current time in seconds."""
+        with self._lock:
+            return self.now
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock forward."""
+        with self._lock:
+            self.now += seconds

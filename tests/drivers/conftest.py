@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockPin
 
+from drivers.base import ManualClock
+
 # How long a test waits for a background thread to deliver a reading before it fails.
 # Tests wait for an outcome; they never assert on how long it took.
 WAIT = 5.0
@@ -36,23 +38,6 @@ class ReadingLog:
     def wait_count(self, count: int, what: str = "readings") -> list[Any]:
         """Wait until at least ``count`` readings have arrived."""
         return self.wait_for(lambda items: len(items) >= count, f"{count} {what}")
-
-
-class ManualClock:
-    """A monotonic clock that moves only when a test advances it."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-        self._lock = threading.Lock()
-
-    def __call__(self) -> float:
-        with self._lock:
-            return self.now
-
-    def advance(self, seconds: float) -> None:
-        """Move the clock forward."""
-        with self._lock:
-            self.now += seconds
 
 
 @pytest.fixture(autouse=True)
