@@ -1,8 +1,8 @@
 """The simulated table: the same drivers with their simulated backends, driven by card ids and button names.
 
 :class:`SimHardware` is what ``touchline run --sim`` runs and what the page's virtual table drives
-(``web.interface.SimulatedHardware``): gpiozero's ``MockFactory`` behind the buttons, luma's ``dummy``
-displays, simulated readers.  :class:`SimulatedTable` puts it together with a game session on a manual
+(``web.interface.SimulatedHardware``): gpiozero's ``MockFactory`` behind the buttons, luma's real panel
+code over simulated SSD1306 panels, simulated MFRC522 readers and serial hub.  :class:`SimulatedTable` puts it together with a game session on a manual
 clock, so ``touchline replay`` and the end-to-end tests run a whole game deterministically and fast.
 """
 
