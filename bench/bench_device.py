@@ -137,7 +137,7 @@ def tap_latencies(db: Path) -> list[float]:
     """
     import asyncio
 
-    from device.runtime import build_table
+    from device.serve import build_table
     from device.table_file import default_sim_table
 
     table = build_table(default_sim_table(), sim=True, db_path=db)

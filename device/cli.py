@@ -159,7 +159,7 @@ def is_sim(args: argparse.Namespace, config: TableConfig) -> bool:
 def cmd_run(args: argparse.Namespace) -> int:
     """Run the table until stopped."""
     config = resolve_table(args.table, sim=args.sim)
-    run_table = _late("run", "the table", "device.runtime", "run_table")
+    run_table = _late("run", "the table", "device.serve", "run_table")
     if run_table is None:
         return 1
     return int(run_table(

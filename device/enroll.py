@@ -175,8 +175,7 @@ def enroll(
     With readers, the session ends with Ctrl-C, or after ``idle_stop`` seconds without a tap.
     """
     import engine
-    from device.runtime import deck_key
-    from device.store import open_store
+    from device.store import deck_key, open_store
 
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
@@ -194,7 +193,7 @@ def enroll(
     prompt = TAP_NEXT  # typed UIDs can be skipped with Enter; a reader waits for a tap until Ctrl-C
     if next_tag is None and (hardware is not None or (not sim and config.backend != "sim")):
         if hardware is None:
-            from device.runtime import TableHardware
+            from device.hardware import TableHardware
 
             hardware = own_hardware = TableHardware(config, backend="real")
         next_tag, writer = _reader_tags(hardware, say, idle_stop)

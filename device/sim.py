@@ -17,9 +17,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from device import screens
-from device.runtime import TableHardware
+from device.hardware import TableHardware
 from device.screens import SeatScreen
+from device.session import Session
 from device.table_file import TableConfig, default_sim_table, load_table
 from drivers.base import ButtonReading, ManualClock, TagReading, format_uid
 from drivers.dice import Die, SystemDice
@@ -252,8 +252,6 @@ class SimulatedTable:
 
     def __init__(self, config: TableConfig, store: Any, *, dice: Iterable[int] = (), profile: Any = None,
                  strict_dice: bool = False) -> None:
-        from device.runtime import Session
-
         self.clock = ManualClock()
         self.dice = ForcedDice(dice, strict=strict_dice)
         self.hardware = SimHardware(config, clock=self.clock, threaded=False)

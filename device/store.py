@@ -1,8 +1,8 @@
 """The event store: every game's event log in SQLite, written and synced before anything is acknowledged.
 
-The log is the game (see DESIGN.md): the runtime appends an event only after the engine accepted it, and shows the
+The log is the game (see DESIGN.md): the session appends an event only after the engine accepted it, and shows the
 result only after ``append`` returned, so a pulled plug never loses what a screen already showed.  Undo deletes the
-last event; the runtime refolds.  One thread writes; any thread may read (WAL lets readers run beside the writer).
+last event; the session refolds.  One thread writes; any thread may read (WAL lets readers run beside the writer).
 """
 
 from __future__ import annotations
@@ -17,10 +17,13 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from device import errors
 from device.errors import GameFinished, GameNotFound, NothingToUndo, StoreCorrupt, StoreError, TagAlreadyEnrolled
+
+if TYPE_CHECKING:
+    from device.table_file import TableConfig
 
 log = logging.getLogger(__name__)
 
@@ -419,3 +422,8 @@ def _statements(script: str) -> list[str]:
 def open_store(path: str | Path) -> EventStore:
     """Open the game log at ``path`` (created when missing, upgraded when older)."""
     return EventStore(path)
+
+
+def deck_key(config: TableConfig) -> str:
+    """The name enrolments are kept under: the owner's deck folder, or "demo" for the shipped deck."""
+    return str(config.deck) if config.deck else "demo"

@@ -167,9 +167,9 @@ def test_under_systemd_log_lines_carry_the_journal_priority(monkeypatch: pytest.
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("JOURNAL_STREAM", "8:12345")
     cli.setup_logging("INFO")
-    logging.getLogger("device.runtime").warning("reader 2 went offline")
-    logging.getLogger("device.runtime").debug("not shown")
-    assert capsys.readouterr().err == "<4>device.runtime: reader 2 went offline\n"
+    logging.getLogger("device.running").warning("reader 2 went offline")
+    logging.getLogger("device.running").debug("not shown")
+    assert capsys.readouterr().err == "<4>device.running: reader 2 went offline\n"
 
 
 @pytest.mark.parametrize("name", ["sim", "four-seats-spi", "four-seats-hub"])
@@ -209,7 +209,7 @@ def test_enroll_on_the_simulated_table_stores_the_tag_for_the_picked_card(tmp_pa
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
-    from device.runtime import deck_key
+    from device.store import deck_key
     from device.table_file import default_sim_table
 
     db = tmp_path / "t.db"
@@ -231,7 +231,7 @@ def test_enroll_in_turn_names_each_card_of_the_kinds_asked_and_enter_skips_one(
 
     import engine
     from device.enroll import SKIPPED, TAP_NEXT
-    from device.runtime import deck_key
+    from device.store import deck_key
     from device.table_file import default_sim_table
 
     first, second, third = engine.load_profile().cards_of("tactic")[:3]
@@ -270,7 +270,7 @@ def test_enroll_with_write_tags_writes_each_card_id_onto_the_tag_tapped_on_a_rea
     import threading
 
     import engine
-    from device import runtime
+    from device import hardware as device_hardware
     from device.enroll import TAP_NEXT_ON_READERS, WRITTEN
     from device.sim import SimHardware
     from device.table_file import TABLES_DIR
@@ -303,7 +303,7 @@ def test_enroll_with_write_tags_writes_each_card_id_onto_the_tag_tapped_on_a_rea
             if not written.acquire(timeout=20):
                 return
 
-    monkeypatch.setattr(runtime, "TableHardware", open_readers)
+    monkeypatch.setattr(device_hardware, "TableHardware", open_readers)
     monkeypatch.delenv(cli.BACKEND_ENV, raising=False)
     tapping = threading.Thread(target=finger, daemon=True)
     tapping.start()

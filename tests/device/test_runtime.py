@@ -17,7 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
-from device.runtime import RunningTable, build_table
+from device.running import RunningTable
+from device.serve import build_table
 from device.table_file import default_sim_table
 from tests.e2e.table import new_game_action
 
@@ -201,7 +202,7 @@ def test_a_new_game_abandons_the_one_being_played_but_keeps_a_finished_one(tmp_p
 
 
 def test_a_busy_port_is_a_clear_message_and_a_clean_exit(tmp_path: Path) -> None:
-    from device.runtime import PORT_UNAVAILABLE
+    from device.serve import PORT_UNAVAILABLE
 
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))

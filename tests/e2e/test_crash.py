@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from device.runtime import Session
+from device.session import Session
 from device.sim import ForcedDice
 from device.store import open_store
 from device.table_file import default_sim_table

@@ -47,7 +47,7 @@ def test_full_week_scenario_ends_on_the_next_monday() -> None:
 @pytest.mark.slow
 def test_after_a_restart_the_finished_game_stays_on_the_screens(tmp_path: Path) -> None:
     from device.replay import run_scenario
-    from device.runtime import Session
+    from device.session import Session
     from device.sim import ForcedDice
     from device.store import open_store
     from device.table_file import default_sim_table
@@ -85,7 +85,7 @@ def test_a_game_played_to_its_final_scoring_is_finished_in_the_log_and_exports_i
     from device import cli
     from device.export import BGSTATS_LINK
     from device.replay import run_scenario
-    from device.runtime import Session
+    from device.session import Session
     from device.sim import ForcedDice
     from device.store import open_store
     from device.table_file import default_sim_table
@@ -128,7 +128,7 @@ def test_a_log_left_playing_after_the_final_scoring_is_marked_finished_when_the_
     import sqlite3
 
     from device.replay import run_scenario
-    from device.runtime import Session
+    from device.session import Session
     from device.sim import ForcedDice
     from device.store import open_store
     from device.table_file import default_sim_table

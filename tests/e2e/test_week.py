@@ -13,7 +13,7 @@ import pytest
 
 import engine
 from device import inputs
-from device.runtime import describe
+from device.session import describe
 from device.sim import SimulatedTable
 from tests.e2e.table import (
     DIRECTORS,

@@ -1,0 +1,167 @@
+"""The running table for the page: the drivers' threads hand readings to one asyncio loop, which applies them one at
+a time to the session, redraws the displays and wakes the page's subscribers (``web.interface.Table``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import AsyncIterator
+from typing import Any
+
+from device.hardware import Hardware
+from device.screens import SeatScreen
+from device.session import Session
+from drivers.base import HealthReading
+
+log = logging.getLogger(__name__)
+
+TICK_SECONDS = 0.25
+"""How often reroll windows are checked for expiry."""
+
+
+class RunningTable:
+    """The table as the web app sees it (``web.interface.Table``): one loop applies every input in turn."""
+
+    def __init__(self, session: Session, hardware: Hardware, *, pin: str) -> None:
+        self.session = session
+        self.hardware = hardware
+        self.pin = pin
+        self._queue: asyncio.Queue[Any] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._lock: asyncio.Lock | None = None
+        self._changed: asyncio.Condition | None = None
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._shown: dict[str, SeatScreen] = {}
+        self._drawing = threading.Lock()
+        self._drawn: dict[str, int] = {}
+        """How many frames each display has been sent: the page fetches a frame again when it grows."""
+        self.processed = 0
+        """Readings handled so far (tests and the simulated table wait on it)."""
+
+    @property
+    def sim(self) -> Any:
+        """The simulated hardware, or None on a real table."""
+        return self.hardware.sim
+
+    @property
+    def profile(self) -> Any:
+        """The deck and board profile the table plays with."""
+        return self.session.profile
+
+    # -- life cycle -----------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start the drivers' threads and the loop's tasks; draw every screen once."""
+        self._loop = asyncio.get_running_loop()
+        self._queue = asyncio.Queue()
+        self._lock = asyncio.Lock()
+        self._changed = asyncio.Condition()
+        self.redraw()
+        self.hardware.start(self._emit)
+        self._tasks = [asyncio.create_task(self._consume()), asyncio.create_task(self._tick())]
+
+    async def stop(self) -> None:
+        """Stop the tasks and the drivers."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+        await asyncio.to_thread(self.hardware.stop)
+
+    def _emit(self, reading: Any) -> None:
+        """Called from a driver's thread: hand the reading to the loop."""
+        if self._loop is not None and self._queue is not None:
+            self._loop.call_soon_threadsafe(self._queue.put_nowait, reading)
+
+    async def _consume(self) -> None:
+        assert self._queue is not None and self._lock is not None
+        while True:
+            reading = await self._queue.get()
+            try:
+                if isinstance(reading, HealthReading):
+                    (log.info if reading.online else log.warning)("%s: %s", reading.device, reading.detail)
+                else:
+                    async with self._lock:
+                        # SQLite's synced commit blocks; keep it off the loop.
+                        await asyncio.to_thread(self.session.reading, reading)
+                    await self._after_change()
+            except Exception:  # one bad reading must not stop the table
+                log.exception("reading %r could not be handled", reading)
+            finally:
+                self.processed += 1
+                self._queue.task_done()
+
+    async def _tick(self) -> None:
+        assert self._lock is not None
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            if not self.session.waiting_on_time():
+                continue  # idle: nothing to do, not even a thread hop
+            version = self.session.version
+            async with self._lock:
+                await asyncio.to_thread(self.session.tick)
+            if self.session.version != version:
+                await self._after_change()
+
+    async def idle(self) -> None:
+        """Wait until every reading handed in so far has been handled."""
+        if self._queue is not None:
+            await self._queue.join()
+
+    async def _after_change(self) -> None:
+        await asyncio.to_thread(self.redraw)
+        assert self._changed is not None
+        async with self._changed:
+            self._changed.notify_all()
+
+    def redraw(self) -> None:
+        """Draw the screens whose text changed (one redraw at a time: two changes may finish together)."""
+        with self._drawing:
+            for screen_id, screen in self.session.screens().items():
+                if self._shown.get(screen_id) != screen:
+                    self.hardware.show(screen_id, screen)
+                    self._shown[screen_id] = screen
+                    self._drawn[screen_id] = self._drawn.get(screen_id, 0) + 1
+            self.hardware.lights(self.session.waiting_seats())
+
+    # -- web.interface.Table -------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the page shows, JSON-safe (a screen's version counts the frames its display was sent)."""
+        snapshot = self.session.snapshot()
+        for screen_id, screen in snapshot["screens"].items():
+            screen["version"] = self._drawn.get(screen_id, 0)
+        return {**snapshot, "simulation": self.sim is not None}
+
+    async def subscribe(self) -> AsyncIterator[dict[str, Any]]:
+        """Yield the snapshot now and again each time anything changes at the table."""
+        assert self._changed is not None
+        version = self.session.version
+        yield self.snapshot()
+        while True:
+            async with self._changed:
+                await self._changed.wait_for(lambda: self.session.version != version)
+            version = self.session.version
+            yield self.snapshot()
+
+    async def submit(self, action: dict[str, Any]) -> dict[str, Any]:
+        """Apply one page action; ValueError with a sentence when refused (nothing changes)."""
+        assert self._lock is not None
+        async with self._lock:
+            result = await asyncio.to_thread(self.session.page, action)
+        await self._after_change()
+        return result
+
+    def deck(self) -> list[dict[str, Any]]:
+        """Every card of the loaded deck: id, name and kind."""
+        enrolled = self.session.enrolled_cards()
+        return [
+            {"id": card.id, "name": card.name, "kind": card.kind, "enrolled": card.id in enrolled}
+            for card in self.session.profile.cards.values()
+        ]
+
+

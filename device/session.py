@@ -1,0 +1,521 @@
+"""The game at the table: readings → what they mean → the engine → the log → what each screen says.
+
+:class:`Session` is synchronous and behind one lock: it maps readings to table inputs (pad → seat, tag → card),
+asks :mod:`device.inputs` what they mean, offers the events to the engine, writes each accepted event to the store
+(committed before anything is shown), and keeps what each screen says.  Tests and ``touchline replay`` drive it
+directly; :class:`device.running.RunningTable` drives it for the page and the drivers' threads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import engine
+from device import screens
+from device.game_view import GameView
+from device.inputs import (
+    NOTHING_TO_UNDO,
+    UNDONE,
+    Hold,
+    Interpreter,
+    Lift,
+    Outcome,
+    Press,
+    Tap,
+    TableInput,
+)
+from device.page_actions import page_events, setup_events
+from device.screens import Message, SeatScreen
+from device.store import deck_key
+from device.table_file import TableConfig
+from drivers.base import ButtonReading, TagReading
+from drivers.dice import Dice, Die
+from engine.cards import STATS
+from engine.errors import EngineError
+from engine.views import TABLE as TABLE_VIEWER
+
+RECENT = 30
+"""How many announcements the page's snapshot keeps."""
+ENROL_WAITING = "Tap the card to enrol"
+ENROL_TAPPED = "Tag read: pick its card on the page"
+ENROLLED = "Enrolled"
+ENROL_NO_TAG = "No card has been tapped for enrolment: start enrolment, then tap a card on any pad."
+ENROL_NOT_WAITING = 'The table is not waiting for a card to enrol: press "Enrol a card" first.'
+UNKNOWN_DECK_CARD = 'There is no card "{card}" in the deck: pick one from the deck list.'
+NO_GAME_YET = "There is no game yet: start one on the page."
+
+
+def _locked(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Run a Session method under the session's lock: driver threads, the loop and the page all reach it."""
+
+    @functools.wraps(method)
+    def wrapper(self: Session, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return wrapper
+
+
+class Session:
+    """The game at the table: engine state, the log, what inputs mean and what each screen says."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        store: Any,
+        dice: Dice,
+        *,
+        profile: Any | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._lock = threading.RLock()
+        self.config = config
+        self.store = store
+        self.profile = profile if profile is not None else engine.load_profile(config.deck)
+        self.deck = deck_key(config)
+        setup = self.profile.board.setup
+        self.interpreter = Interpreter(
+            dice,
+            clock=clock,
+            # The engine takes which face came up (1..n) and reads the face's value from the board profile.
+            dice_by_name={name: Die(name, tuple(range(1, len(faces) + 1))) for name, faces in self.profile.board.opponent_dice},
+            setup_counts={("director",): setup.directors_kept, ("opponent",): setup.opponents_per_club},
+        )
+        self.clock = clock
+        self.pad_seat = {pad.id: pad.seat for pad in config.pads()}
+        self.button_seat = {button.id: button.seat for button in config.buttons()}
+        self.screen_seat = {screen.id: screen.seat for screen in config.screens()}
+        self.game: Any = None
+        self.state: Any = None
+        self.messages: dict[int | None, Message] = {}
+        self.kinds: dict[int, set[Any]] = {}
+        """The announcement kinds behind each seat's message."""
+        self.shared: Message | None = None
+        """The latest table-wide news (Opponent dice, a new day) for the shared screen."""
+        self.everyone: Message | None = None
+        """A message every screen shows until the next news (undo, enrolment)."""
+        self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
+        self.history: list[dict[str, Any]] = []
+        """Each week's League points and resources per club, for the page's charts."""
+        self.enrolment: dict[str, Any] | None = None
+        """None, or the page's enrolment: ``{"state": "waiting"}`` then ``{"state": "tapped", "uid", "pad", "card"}``."""
+        self.screen_versions: dict[str, int] = {}
+        self._last_screens: dict[str, SeatScreen] = {}
+        self.version = 0
+        self._saved_choices = "{}"
+        self.tag_text: Callable[[str], str | None] | None = None
+        """Reads the card id written on the tag lying on a pad (set from the hardware), for unknown tags."""
+        self.resume()
+
+    # -- the log ---------------------------------------------------------------------------------------
+
+    @_locked
+    def resume(self) -> None:
+        """Rebuild the current game from the log (after a start, a crash or a pulled plug)."""
+        record = self.store.current_game()
+        if record is None:
+            # No game in play: show the last one if it finished (its final scoring stays on the screens).
+            finished = [g for g in self.store.games() if g.status == "finished"]
+            record = finished[-1] if finished else None
+        self.game = None if record is None else record.id
+        if self.game is None:
+            self.state = None
+            self.history = []
+        else:
+            self._refold(self.store.events(self.game))
+            self._mark_finished(record.status)
+        self.messages.clear()
+        self.everyone = self.shared = None
+        self.interpreter.reset()
+        saved = self.store.setting(self._choices_key()) if self.game is not None else None
+        if saved:
+            with contextlib.suppress(ValueError, KeyError, TypeError):  # an unreadable note only loses the choices
+                self.interpreter.restore(json.loads(saved))
+        self._saved_choices = saved or "{}"
+        self._changed()
+
+    def _mark_finished(self, status: str) -> None:
+        """Keep the log's status in step with the engine: finished when over (also for logs of older releases)."""
+        if self.game is None or self.state is None:
+            return
+        if self.state.stage == "over" and status == "playing":
+            self.store.finish(self.game)
+
+    def _refold(self, events: Iterable[Mapping[str, Any]]) -> None:
+        """Fold the log into the state, noting each week's numbers on the way (the page's charts)."""
+        state = engine.initial_state(self.profile)
+        self.history = []
+        for event in events:
+            state = engine.apply(self.profile, state, event).state
+            self._record_week(state)
+        self.state = state
+
+    def _record_week(self, state: Any) -> None:
+        """Keep the week's latest League points and resources per club, for the page's charts."""
+        if not state.week:
+            return
+        clubs = {str(c.seat): {"points": c.points, **dict(zip(STATS, c.res))} for c in state.clubs}
+        if self.history and self.history[-1]["week"] == state.week:
+            self.history[-1]["clubs"] = clubs
+        else:
+            self.history.append({"week": state.week, "clubs": clubs})
+
+    def _commit(self, event: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+        """Apply one event; write it to the log (committed) before the new state is kept. Raises EngineError."""
+        step = engine.apply(self.profile, self.state, event)
+        # The final scoring's event marks the game finished in the same transaction (kept, ready to export).
+        self.store.append(self.game, dict(event), ends_game=step.state.stage == "over")
+        self.state = step.state
+        self._record_week(step.state)
+        for announcement in step.announcements:
+            self.recent.append({**announcement, "week": step.state.week})
+        return tuple(step.announcements)
+
+    # -- readings and inputs ---------------------------------------------------------------------------
+
+    @_locked
+    def reading(self, reading: TagReading | ButtonReading) -> None:
+        """Handle one reading from a driver: a tag on or off a pad, a button pressed or held."""
+        if isinstance(reading, TagReading):
+            seat = self.pad_seat.get(reading.reader)
+            if reading.kind == "lift":
+                self.input(Lift(reading.reader, seat, reading.uid))
+                return
+            if self.enrolment is not None:
+                # The page waits for a card to enrol: this tap is held for it instead of played.
+                known = self.store.card_for(reading.uid, deck=self.deck)
+                self.enrolment = {"state": "tapped", "uid": reading.uid, "pad": reading.reader, "card": known}
+                self._say(seat, ENROL_TAPPED, reading.uid, self._card_name(known) if known else "")
+                self._changed()
+                return
+            card = self.store.card_for(reading.uid, deck=self.deck)
+            if card is None and self.tag_text is not None:
+                # A tag enrolled on another table carries its card's id; this table learns it.
+                written = self.tag_text(reading.reader)
+                if written in self.profile.cards:
+                    self.store.enroll(reading.uid, written, deck=self.deck)
+                    card = written
+            self.input(Tap(reading.reader, seat, reading.uid, card))
+            return
+        seat = self.button_seat.get(reading.button)
+        self.input(Press(reading.button, seat) if reading.kind == "press" else Hold(reading.button, seat))
+
+    @_locked
+    def input(self, table_input: TableInput) -> None:
+        """What a table input means now, applied: events to the engine and log, messages to the screens."""
+        outcome = self.interpreter.handle(table_input, self._view())
+        applied = self._carry_out(outcome, getattr(table_input, "seat", None))
+        if outcome.again and applied:
+            self._carry_out(self.interpreter.handle(table_input, self._view()), getattr(table_input, "seat", None))
+
+    def waiting_on_time(self) -> bool:
+        """Whether a held roll waits for its reroll window to close (only then does time matter)."""
+        return self.state is not None and any(p.need == "keep_or_reroll" for p in self.state.pending)
+
+    @_locked
+    def tick(self) -> None:
+        """Let time pass: close reroll windows that ran out (their rolls are kept)."""
+        if not self.waiting_on_time():
+            return
+        events = self.interpreter.expired(self._view())
+        if events:
+            self._carry_out(Outcome(events=events), None)
+
+    def _carry_out(self, outcome: Outcome, seat: int | None) -> bool:
+        """Show the outcome's messages and apply its events (and what follows by itself); False when refused."""
+        for target, message in outcome.messages.items():
+            self._say(target, message.headline, *message.detail)
+        if outcome.undo:
+            with contextlib.suppress(ValueError):  # nothing to undo: the screens already say so
+                self.undo()
+            return True
+        applied = True
+        pending = list(outcome.events)
+        while pending:
+            event = pending.pop(0)
+            if self.state is None:
+                self._say(seat, NO_GAME_YET)
+                break
+            try:
+                announcements = self._commit(event)
+            except EngineError as refusal:
+                shown = screens.refusal_message(refusal.args[0] if refusal.args else str(refusal))
+                target = event.get("seat", seat)
+                self._say(target, shown.headline, *shown.detail)
+                if target is not None:
+                    self.kinds[target] = {"refusal"}
+                applied = False
+                break
+            self._show(announcements, event)
+            pending.extend(self._automatic(announcements))
+        self._changed()
+        return applied
+
+    def _view(self) -> GameView | None:
+        return None if self.state is None else GameView(self.profile, self.state)
+
+    # -- page actions --------------------------------------------------------------------------------
+
+    @_locked
+    def page(self, action: Mapping[str, Any]) -> dict[str, Any]:
+        """Apply one page action; raise ValueError with a sentence when refused (nothing changes)."""
+        kind = action.get("type")
+        handler = {
+            "new_game": self._new_game,
+            "undo": lambda a: self.undo(),
+            "enrol_start": self._enrol_start,
+            "enrol_cancel": self._enrol_cancel,
+            "enrol": self._enrol,
+        }.get(str(kind))
+        if handler is not None:
+            result = handler(action)
+            self._changed()
+            return result or {}
+        if self.state is None:
+            raise ValueError(NO_GAME_YET)
+        events = page_events(action, self.state)
+        # Check the whole action against the rules before writing any of it, so a refusal changes nothing.
+        state = self.state
+        for event in events:
+            state = engine.apply(self.profile, state, event).state
+        announcements: tuple[dict[str, Any], ...] = ()
+        for event in events:
+            step = self._commit(event)
+            self._show(step, event)
+            announcements += step
+        self._carry_out(Outcome(events=self._automatic(announcements)), None)
+        return {"announcements": list(announcements)}
+
+    def _automatic(self, announcements: Iterable[Mapping[str, Any]]) -> tuple[dict[str, Any], ...]:
+        """What the table does by itself now: dice nobody rolls by hand, and starting week 1 once setup is done."""
+        view = self._view()
+        if view is None:
+            return ()
+        if any(e.get("need") == "first_player" for e in view.awaiting):
+            first = int(self.store.setting(f"game:{self.game}:first_player") or min(c.seat for c in self.state.clubs))
+            return ({"type": "first_player", "seat": first},)
+        return self.interpreter.automatic(view, tuple(announcements))
+
+    def _new_game(self, action: Mapping[str, Any]) -> dict[str, Any]:
+        # The page may send the engine's setup events itself (it deals what the form left out).
+        events = [dict(e) for e in action["events"]] if action.get("events") else setup_events(action, self.profile)
+        state = engine.initial_state(self.profile)
+        for event in events:  # checked in full before anything is written, so a refused setup changes nothing
+            state = engine.apply(self.profile, state, event).state
+        seats = {int(c["seat"]): str(c.get("name", "")) for c in action.get("clubs", ())}
+        if self.game is not None and self.store.game(self.game).status == "playing":
+            self.store.finish(self.game, status="abandoned")  # a finished game stays finished
+        self.game = self.store.new_game(seats=seats, profile_source=str(self.config.deck or "demo")).id
+        first = action.get("first_seat") or action.get("first_player") or min(seats, default=1)
+        self.store.set_setting(f"game:{self.game}:first_player", str(first))
+        for event in events:
+            self.store.append(self.game, event)
+        self.state = state
+        self.history = []
+        self.interpreter.reset()
+        self.messages.clear()
+        self.kinds.clear()
+        self.everyone = self.shared = None
+        self._carry_out(Outcome(events=self._automatic(())), None)
+        return {"game": self.game}
+
+    @_locked
+    def undo(self) -> dict[str, Any]:
+        """Drop the last event of the log and refold; every screen says what was undone."""
+        if self.game is None or not self.store.events(self.game):
+            self._say(None, NOTHING_TO_UNDO)
+            raise ValueError(NOTHING_TO_UNDO)
+        dropped = self.store.undo(self.game)  # reopens a finished game: without its last event it may not be over
+        self._refold(self.store.events(self.game))
+        self._mark_finished("playing")  # still over (a correction after the final scoring was undone)
+        self.interpreter.reset()
+        self.messages.clear()
+        self._say(None, UNDONE, describe(dropped, self.profile))
+        self._changed()
+        return {"undone": dropped}
+
+    def _enrol_start(self, action: Mapping[str, Any]) -> dict[str, Any]:
+        self.enrolment = {"state": "waiting"}
+        self._say(None, ENROL_WAITING)
+        return {}
+
+    def _enrol_cancel(self, action: Mapping[str, Any]) -> dict[str, Any]:
+        self.enrolment = None
+        self.everyone = None
+        return {}
+
+    def _enrol(self, action: Mapping[str, Any]) -> dict[str, Any]:
+        if self.enrolment is None:
+            raise ValueError(ENROL_NOT_WAITING)
+        uid = str(action.get("uid") or self.enrolment.get("uid") or "")
+        if not uid or self.enrolment.get("uid") not in (None, uid) or self.enrolment.get("state") != "tapped":
+            raise ValueError(ENROL_NO_TAG)
+        card = str(action.get("card", ""))
+        if card not in self.profile.cards:
+            raise ValueError(UNKNOWN_DECK_CARD.format(card=card))
+        self.store.enroll(uid, card, deck=self.deck)  # TagAlreadyEnrolled (a ValueError) names the card the tag already means
+        self.enrolment = None
+        self._say(None, ENROLLED, f"{uid} = {self._card_name(card)}")
+        return {"uid": uid, "card": card}
+
+    def _card_name(self, card: str | None) -> str:
+        found = self.profile.cards.get(card) if card else None
+        return found.name if found is not None else str(card or "")
+
+    # -- screens --------------------------------------------------------------------------------------
+
+    def _show(self, announcements: Iterable[Mapping[str, Any]], event: Mapping[str, Any]) -> None:
+        """Each seat's screen shows what the step did to it; table-wide news goes to the shared screen."""
+        by_seat: dict[int | None, list[Mapping[str, Any]]] = {}
+        for announcement in announcements:
+            by_seat.setdefault(announcement.get("seat"), []).append(announcement)
+        for seat, items in by_seat.items():
+            message = screens.message_for(items, self._card_name)
+            if seat is None:
+                # The shared screen keeps the previous news under the latest (e.g. every Opponent die).
+                earlier = (self.shared.headline, *self.shared.detail) if self.shared is not None else ()
+                self.shared = Message(message.headline, tuple(dict.fromkeys((*message.detail, *earlier)))[:4])
+            else:
+                kinds = {a.get("kind") for a in items}
+                old = self.messages.get(seat)
+                if "production" in kinds and old is not None and self.kinds.get(seat, set()) & {"maintenance", "suspension"}:
+                    # A new week starts right after the End of the round: keep what the club paid in view.
+                    message = Message(message.headline, (*message.detail, old.headline))
+                self.messages[seat] = message
+                self.kinds[seat] = kinds
+        self.everyone = None
+
+    def _say(self, seat: int | None, headline: str, *detail: str) -> None:
+        """Put a message on one seat's screen, or (seat None) on every screen until the next news."""
+        message = Message(headline, tuple(d for d in detail if d))
+        if seat is None:
+            self.everyone = message
+            self.messages.clear()
+        else:
+            self.messages[seat] = message
+            self.kinds.pop(seat, None)
+            self.everyone = None
+
+    def _choices_key(self) -> str:
+        return f"game:{self.game}:choices"
+
+    def _save_choices(self) -> None:
+        """Keep the choices under way in the log's settings, so a restart takes them up again."""
+        if self.game is None:
+            return
+        text = json.dumps(self.interpreter.choices(), sort_keys=True)
+        if text != self._saved_choices:
+            self.store.set_setting(self._choices_key(), text)
+            self._saved_choices = text
+
+    def _changed(self) -> None:
+        self._save_choices()
+        self.version += 1
+        for screen_id, screen in self.screens().items():
+            if self._last_screens.get(screen_id) != screen:
+                self._last_screens[screen_id] = screen
+                self.screen_versions[screen_id] = self.screen_versions.get(screen_id, 0) + 1
+
+    @_locked
+    def waiting_seats(self) -> set[int]:
+        """Seats the table waits for now (their button lights up)."""
+        if self.state is None:
+            return set()
+        return {int(e["seat"]) for e in self.state.awaiting if e.get("seat") is not None}
+
+    def enrolled_cards(self) -> set[str]:
+        """Cards of the deck that have a tag enrolled."""
+        return set(self.store.enrolments(deck=self.deck).values())
+
+    def view(self) -> dict[str, Any] | None:
+        """The engine's read-only view of the game, or None before the first game."""
+        return None if self.state is None else engine.view(self.profile, self.state)
+
+    @_locked
+    def screen(self, screen_id: str, view: Mapping[str, Any] | None = None) -> SeatScreen:
+        """What the screen with this id says now (``view``: the game view, when the caller has it already)."""
+        seat = self.screen_seat.get(screen_id)
+        if view is None:
+            view = self.view()
+        if seat is None:
+            message = self.everyone or self.shared or _shared_message(view)
+            return SeatScreen(screens.where_line(view), "", message.headline, message.detail)
+        message = self.everyone or self.messages.get(seat)
+        prompt = self.interpreter.prompt(seat, self._view())
+        if message is None:
+            message = prompt
+        elif prompt is not None and prompt.headline != message.headline:
+            if "refusal" in self.kinds.get(seat, set()):
+                # Why it was refused comes first; what the seat can do instead, after.
+                message = Message(message.headline, (*message.detail, prompt.headline))
+            else:
+                # The result stays large; what the seat is asked to do next goes right under it.
+                message = Message(message.headline, (prompt.headline, *message.detail))
+        return screens.compose(view, seat, message)
+
+    @_locked
+    def screens(self) -> dict[str, SeatScreen]:
+        """What every screen of the table says now, by screen id."""
+        view = self.view()
+        return {screen_id: self.screen(screen_id, view) for screen_id in self.screen_seat}
+
+    @_locked
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the page shows: the game view, recent announcements, each screen's text."""
+        # The page is open to anyone at the table: it gets the table's view, with Objectives and face-down
+        # Opponent cards hidden, and secret announcements without the cards they name.
+        return {
+            "game": None if self.state is None else engine.view(self.profile, self.state, TABLE_VIEWER),
+            "game_id": self.game,
+            "awaiting": list(self.state.awaiting) if self.state is not None else [],
+            "log": [_public(a) for a in self.recent],
+            "history": list(self.history),
+            "screens": {
+                sid: {"seat": self.screen_seat.get(sid), "version": self.screen_versions.get(sid, 0), "lines": screen.lines()}
+                for sid, screen in self._last_screens.items()
+            },
+            "enrolment": dict(self.enrolment) if self.enrolment is not None else None,
+            "version": self.version,
+        }
+
+
+def _public(announcement: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An announcement as everyone may see it: a secret one keeps its sentence but not the cards it names."""
+    if not announcement.get("secret"):
+        return announcement
+    return {k: v for k, v in announcement.items() if k not in ("card", "cards")}
+
+
+def _shared_message(view: Mapping[str, Any] | None) -> Message:
+    """The shared screen when there is no news: the top of the League table."""
+    if view is None:
+        return Message("Touchline", (screens.NO_GAME_DETAIL,))
+    rows = [f"{r['position']}. {r['name']} {r['points']}" for r in view.get("league", ())[:4]]
+    return Message("League table", tuple(rows))
+
+
+def describe(event: Mapping[str, Any] | None, profile: Any) -> str:
+    """An event in a few words, for the screen that says what was undone."""
+    if not event:
+        return ""
+    words = str(event.get("type", "event")).replace("_", " ")
+    seat = event.get("seat")
+    card = event.get("card")
+    parts = [words.capitalize()]
+    if card:
+        found = profile.cards.get(card)
+        parts.append(found.name if found is not None else str(card))
+    if "value" in event:
+        parts.append(str(event["value"]))
+    if seat:
+        parts.append(f"(Seat {seat})")
+    return " ".join(parts)
+
+
