@@ -139,6 +139,7 @@ def tap_latencies(db: Path) -> list[float]:
 
     from device.serve import build_table
     from device.table_file import default_sim_table
+    from web.actions import ClubSetup, NewGame
 
     table = build_table(default_sim_table(), sim=True, db_path=db)
     watch = _FrameWatch(table.hardware, "seat1.screen")
@@ -152,7 +153,7 @@ def tap_latencies(db: Path) -> list[float]:
     latencies: list[float] = []
     try:
         run(table.start())
-        run(table.submit({"type": "new_game", "clubs": [{"seat": n, "name": f"Club {n}"} for n in (1, 2, 3, 4)]}))
+        run(table.submit(NewGame(clubs=[ClubSetup(seat=n, name=f"Club {n}") for n in (1, 2, 3, 4)], deal=False)))
         # Cards of every kind in turn, so that each tap gets an answer different from the one before.
         by_kind: dict[str, list[str]] = {}
         for card in table.profile.cards.values():

@@ -17,6 +17,7 @@ from typing import Any
 
 from device.errors import ScenarioError
 from engine.errors import EngineError
+from web.actions import ActionError, TableAction, parse_action
 
 STEP_KINDS = ("tap", "place", "place_tag", "lift", "press", "hold", "wait", "page", "check")
 """Every kind of step; a step is a TOML table with exactly one of these keys."""
@@ -43,6 +44,8 @@ class Step:
     screens: Mapping[str, str] = field(default_factory=dict)
     view: Mapping[str, Any] = field(default_factory=dict)
     refused: str | None = None
+    action: TableAction | None = None
+    """A ``page`` step's action, checked field by field as the page's request would be."""
 
     @property
     def where(self) -> str:
@@ -125,6 +128,12 @@ def _step(number: int, line: int | None, raw: Mapping[str, Any]) -> Step:
         raise ScenarioError(STEP_FIELD.format(where=where, problem="'screen' maps a screen id to text it must show, e.g. screen = { \"seat1.screen\" = \"Rolled 4\" }"))
     if not isinstance(view_check, dict):
         raise ScenarioError(STEP_FIELD.format(where=where, problem="'view' maps a dotted path of the game view to a value, e.g. view = { week = 1 }"))
+    action: TableAction | None = None
+    if kind == "page":
+        try:
+            action = parse_action({"type": target, **args})
+        except ActionError as exc:
+            raise ScenarioError(STEP_FIELD.format(where=where, problem=f"the page action {target!r}: {exc}")) from exc
     refused = raw.get("refused")
     if refused is not None and not isinstance(refused, str):
         raise ScenarioError(STEP_FIELD.format(where=where, problem="'refused' is the text the refusal must contain"))
@@ -138,6 +147,7 @@ def _step(number: int, line: int | None, raw: Mapping[str, Any]) -> Step:
         screens=screens_check,
         view=view_check,
         refused=refused,
+        action=action,
     )
 
 
@@ -206,7 +216,7 @@ def run_step(table: Any, step: Step) -> None:
         elif step.kind == "wait":
             table.wait(float(step.target))
         elif step.kind == "page":
-            table.page({"type": step.target, **step.args})
+            table.page(step.action)
     except (ValueError, EngineError) as exc:
         refusal = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
         if step.refused is None:

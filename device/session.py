@@ -31,7 +31,6 @@ from device.inputs import (
     Tap,
     TableInput,
 )
-from device.page_actions import page_events, setup_events
 from device.screens import Message, SeatScreen
 from device.store import deck_key
 from device.table_file import TableConfig
@@ -40,6 +39,8 @@ from drivers.dice import Dice, Die
 from engine.cards import STATS
 from engine.errors import EngineError
 from engine.views import TABLE as TABLE_VIEWER
+from web.actions import Enrol, EnrolCancel, EnrolStart, EventAction, NewGame, TableAction, Undo
+from web.setup import setup_events
 
 RECENT = 30
 """How many announcements the page's snapshot keeps."""
@@ -264,32 +265,29 @@ class Session:
     # -- page actions --------------------------------------------------------------------------------
 
     @_locked
-    def page(self, action: Mapping[str, Any]) -> dict[str, Any]:
+    def page(self, action: TableAction) -> dict[str, Any]:
         """Apply one page action; raise ValueError with a sentence when refused (nothing changes)."""
-        kind = action.get("type")
-        handler = {
-            "new_game": self._new_game,
-            "undo": lambda a: self.undo(),
-            "enrol_start": self._enrol_start,
-            "enrol_cancel": self._enrol_cancel,
-            "enrol": self._enrol,
-        }.get(str(kind))
-        if handler is not None:
-            result = handler(action)
-            self._changed()
-            return result or {}
+        if isinstance(action, EventAction):
+            return self._event(action.event())
+        if isinstance(action, NewGame):
+            result = self._new_game(action)
+        elif isinstance(action, Undo):
+            result = self.undo()
+        elif isinstance(action, EnrolStart):
+            result = self._enrol_start()
+        elif isinstance(action, EnrolCancel):
+            result = self._enrol_cancel()
+        else:
+            result = self._enrol(action)
+        self._changed()
+        return result
+
+    def _event(self, event: dict[str, Any]) -> dict[str, Any]:
+        """Apply one engine event from the page, then what the table does by itself after it."""
         if self.state is None:
             raise ValueError(NO_GAME_YET)
-        events = page_events(action, self.state)
-        # Check the whole action against the rules before writing any of it, so a refusal changes nothing.
-        state = self.state
-        for event in events:
-            state = engine.apply(self.profile, state, event).state
-        announcements: tuple[dict[str, Any], ...] = ()
-        for event in events:
-            step = self._commit(event)
-            self._show(step, event)
-            announcements += step
+        announcements = self._commit(event)  # a refusal raises before anything is written
+        self._show(announcements, event)
         self._carry_out(Outcome(events=self._automatic(announcements)), None)
         return {"announcements": list(announcements)}
 
@@ -303,17 +301,16 @@ class Session:
             return ({"type": "first_player", "seat": first},)
         return self.interpreter.automatic(view, tuple(announcements))
 
-    def _new_game(self, action: Mapping[str, Any]) -> dict[str, Any]:
-        # The page may send the engine's setup events itself (it deals what the form left out).
-        events = [dict(e) for e in action["events"]] if action.get("events") else setup_events(action, self.profile)
+    def _new_game(self, action: NewGame) -> dict[str, Any]:
+        events = setup_events(self.profile, action)
         state = engine.initial_state(self.profile)
         for event in events:  # checked in full before anything is written, so a refused setup changes nothing
             state = engine.apply(self.profile, state, event).state
-        seats = {int(c["seat"]): str(c.get("name", "")) for c in action.get("clubs", ())}
+        seats = {club.seat: club.name for club in action.clubs}
         if self.game is not None and self.store.game(self.game).status == "playing":
             self.store.finish(self.game, status="abandoned")  # a finished game stays finished
         self.game = self.store.new_game(seats=seats, profile_source=str(self.config.deck or "demo")).id
-        first = action.get("first_seat") or action.get("first_player") or min(seats, default=1)
+        first = action.first_seat or min(seats)
         self.store.set_setting(f"game:{self.game}:first_player", str(first))
         for event in events:
             self.store.append(self.game, event)
@@ -341,23 +338,22 @@ class Session:
         self._changed()
         return {"undone": dropped}
 
-    def _enrol_start(self, action: Mapping[str, Any]) -> dict[str, Any]:
+    def _enrol_start(self) -> dict[str, Any]:
         self.enrolment = {"state": "waiting"}
         self._say(None, ENROL_WAITING)
         return {}
 
-    def _enrol_cancel(self, action: Mapping[str, Any]) -> dict[str, Any]:
+    def _enrol_cancel(self) -> dict[str, Any]:
         self.enrolment = None
         self.everyone = None
         return {}
 
-    def _enrol(self, action: Mapping[str, Any]) -> dict[str, Any]:
+    def _enrol(self, action: Enrol) -> dict[str, Any]:
         if self.enrolment is None:
             raise ValueError(ENROL_NOT_WAITING)
-        uid = str(action.get("uid") or self.enrolment.get("uid") or "")
-        if not uid or self.enrolment.get("uid") not in (None, uid) or self.enrolment.get("state") != "tapped":
+        uid, card = action.uid, action.card
+        if self.enrolment.get("uid") != uid or self.enrolment.get("state") != "tapped":
             raise ValueError(ENROL_NO_TAG)
-        card = str(action.get("card", ""))
         if card not in self.profile.cards:
             raise ValueError(UNKNOWN_DECK_CARD.format(card=card))
         self.store.enroll(uid, card, deck=self.deck)  # TagAlreadyEnrolled (a ValueError) names the card the tag already means

@@ -12,7 +12,7 @@ import hashlib
 import io
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from device.table_file import TableConfig, default_sim_table, load_table
 from drivers.base import ButtonReading, ManualClock, TagReading, format_uid
 from drivers.dice import Die, SystemDice
 from drivers.errors import DiceScriptExhausted
+from web.actions import TableAction, parse_action
 
 UNKNOWN_PAD = "There is no pad {pad!r} on this table; pads: {known}."
 UNKNOWN_BUTTON = "There is no button {button!r} on this table; buttons: {known}."
@@ -326,10 +327,12 @@ class SimulatedTable:
         self.session.tick()
         self._redraw()
 
-    def page(self, action: dict[str, Any]) -> dict[str, Any]:
-        """Do something on the page; ValueError with the sentence when refused."""
+    def page(self, action: TableAction | Mapping[str, Any]) -> dict[str, Any]:
+        """Do something on the page (a typed action, or its JSON as the page sends it); ValueError with the sentence
+        when refused or when a field is wrong (``web.actions.ActionError``)."""
+        typed = parse_action(action) if isinstance(action, Mapping) else action
         try:
-            return self.session.page(action)
+            return self.session.page(typed)
         finally:
             self._redraw()
 

@@ -130,7 +130,7 @@ class Recorder:
 
 def play_setup(rec: Recorder) -> None:
     """The page starts the game; each seat taps its Directors and starting Veteran and Youngster."""
-    rec.page(new_game_action(), "The page starts a game for four clubs and deals Opponents, Objectives and Tactics.")
+    rec.page(new_game_action(), "The page starts a game for four clubs with their Opponents, Objective and Tactic; each seat taps the rest.")
     for seat in SEATS:
         for index, card in enumerate((*DIRECTORS[seat], *STARTERS[seat])):
             rec.tap(f"seat{seat}.tap", card, f"Seat {seat} taps its three Directors, then its Veteran and Youngster." if index == 0 else None)

@@ -14,24 +14,18 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from web import errors
+from web.actions import field_path, message, problems
 from web.interface import Table
 from web.routers import actions, api, live, pages, sim
 from web.security import Guard
 
 
-def _field(loc: tuple[int | str, ...]) -> str:
-    parts = [str(p) for p in loc if p not in ("body", "query", "path", "[key]")]
-    return ".".join(parts) or "body"
-
-
 async def _invalid(_: Request, exc: Exception) -> JSONResponse:
     """422 naming each bad field, plus one sentence a person can read."""
     assert isinstance(exc, RequestValidationError)
-    problems = [{**p, "msg": str(p.get("msg", "invalid")).removeprefix("Value error, ")} for p in exc.errors()]
-    message = "; ".join(f"{_field(tuple(p.get('loc', ())))}: {p.get('msg', 'invalid')}" for p in problems)
-    detail = [{"loc": list(p.get("loc", ())), "field": _field(tuple(p.get("loc", ()))), "msg": p.get("msg"),
-               "type": p.get("type")} for p in problems]
-    return JSONResponse({"detail": detail, "message": f"Please correct: {message}."}, status_code=422)
+    detail = [{"loc": list(p.get("loc", ())), "field": field_path(tuple(p.get("loc", ()))), "msg": message(p),
+               "type": p.get("type")} for p in exc.errors()]
+    return JSONResponse({"detail": detail, "message": f"Please correct: {problems(exc.errors())}."}, status_code=422)
 
 
 async def _forbidden(_: Request, exc: Exception) -> JSONResponse:

@@ -1,7 +1,7 @@
 """What the web app needs from the running table.
 
 The app factory is handed an object with this shape; ``device/`` provides the real one and
-the tests hand in a stand-in (``web.testing.StandInTable``).  ``web/`` never imports ``device/`` or ``drivers/``.
+the tests hand in the same, over the simulated hardware.  ``web/`` never imports ``device/`` or ``drivers/``.
 
 ``snapshot()`` (and every item of ``subscribe()``) is a JSON-safe dict; the page reads these keys, each optional:
 
@@ -13,18 +13,17 @@ the tests hand in a stand-in (``web.testing.StandInTable``).  ``web/`` never imp
 - ``enrolment``: None, ``{"state": "waiting"}``, or ``{"state": "tapped", "uid": "04-A3-..", "pad": id}``;
 - ``simulation``: whether ``sim`` is there.
 
-``submit(action)`` receives one dict with a ``type``:
+``submit(action)`` receives one typed action of ``web.actions`` (``TableAction``):
 
-- ``new_game``: the form (``clubs`` [{seat, name, directors, veteran, youngster, opponents, objective, tactic}],
-  ``first_seat``, ``options``) plus ``events``, the complete engine setup events built from it (``web.setup``);
-- ``undo``, ``enrol_start``, ``enrol_cancel``, ``enrol`` (``uid``, ``card``);
-- anything else is an engine event, to apply as it is: ``lineup`` (seat, players, stands), ``tactic_played``,
-  ``kickoff``, ``adjust`` (seat, what, delta, reason, card?, team?) and any type of ``engine.EVENT_TYPES``.  The
-  Play page (``GET /api/choices``, built from ``snapshot()["game"]`` and ``profile``) sends the steps the table
-  cannot sense this way: ``build`` (kind), ``office``, ``potential`` (stat), ``hire_player``/``hire_youngster``/
-  ``hire_staff`` (card), ``sponsor`` (card, contract), ``use_card`` (card, free?, targets?), ``pass``,
-  ``suspensions`` (cards) and ``objective_result`` (result).  A table that keeps a choice half-made on a seat's
-  buttons (a Stat being stepped through) should drop it when the page answers for that seat instead.
+- ``NewGame``: the clubs and what the form names for them; ``web.setup.setup_events`` is the one path from it to the
+  engine's setup events (dealing what is left out, or leaving it to the seats' pads when ``deal`` is false);
+- ``Undo``, ``EnrolStart``, ``EnrolCancel``, ``Enrol`` (``uid``, ``card``);
+- an ``EventAction`` (``Lineup``, ``Kickoff``, ``TacticPlayed``, ``Adjust`` or the generic ``Event``): one engine event,
+  ``action.event()``, to apply as it is.  The Play page (``GET /api/choices``, built from ``snapshot()["game"]`` and
+  ``profile``) sends the steps the table cannot sense this way: ``build`` (kind), ``office``, ``potential`` (stat),
+  ``hire_player``/``hire_youngster``/``hire_staff`` (card), ``sponsor`` (card, contract), ``use_card`` (card, free?,
+  targets?), ``pass``, ``suspensions`` (cards) and ``objective_result`` (result).  A table that keeps a choice
+  half-made on a seat's buttons (a Stat being stepped through) should drop it when the page answers for that seat.
 
 A refusal raises ``ValueError`` (the engine's errors do) with a sentence; the page shows it and nothing changed.
 """
@@ -33,6 +32,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from typing import Any, Protocol, runtime_checkable
+
+from web.actions import TableAction
 
 
 @runtime_checkable
@@ -71,7 +72,7 @@ class Table(Protocol):
     def subscribe(self) -> AsyncIterator[dict[str, Any]]:
         """Yield an update each time anything changes at the table (first item: the current snapshot)."""
 
-    async def submit(self, action: dict[str, Any]) -> dict[str, Any]:
+    async def submit(self, action: TableAction) -> dict[str, Any]:
         """Apply one page action (new game, lineup, correction, undo, enrolment); raise ValueError with a sentence when refused."""
 
     def deck(self) -> list[dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""The setup events of a new game: what the page's form chose, and the table's own deal for anything left out."""
+"""A new game's setup events: the one path from the page's (or a scenario's) ``NewGame`` to what the engine takes."""
 
 from __future__ import annotations
 
@@ -7,17 +7,27 @@ from typing import Any
 import engine
 from engine.legal import setup_events as default_setup
 
-from web.models import NewGame
+from web.actions import ClubSetup, NewGame
 
 
 def setup_events(profile: engine.Profile, game: NewGame) -> list[dict[str, Any]]:
-    """The engine events that set up ``game``: clubs, Directors, starting players, Opponents, Objective, Tactic."""
+    """The engine events that set up ``game``: clubs, Directors, starting players, Opponents, Objective, Tactic.
+
+    With ``game.deal`` the table deals whatever a club left out (the setup is complete, and ends with the First
+    player); without it, only what the form names is set up, and each seat taps the rest on its pad when the
+    table asks for it.
+    """
+    events: list[dict[str, Any]] = [{"type": "club", "seat": c.seat, "name": c.name} for c in game.clubs]
+    if not game.deal:
+        for club in game.clubs:
+            events += _named(club)
+        return events
     seats = [club.seat for club in game.clubs]
     dealt = _by_seat(default_setup(profile, seats))
-    chosen = {card for club in game.clubs
-              for card in [*club.directors, club.veteran, club.youngster, *club.opponents, club.objective, club.tactic]
-              if card}
-    taken: set[str] = set(chosen)
+    taken: set[str] = {card for club in game.clubs
+                       for card in [*club.directors, club.veteran, club.youngster, *club.opponents, club.objective,
+                                    club.tactic]
+                       if card}
 
     def fill(kind: str, default: list[str], want: int) -> list[str]:
         # The table's own deal, minus cards someone chose by hand, topped up from the rest of the deck.
@@ -27,7 +37,6 @@ def setup_events(profile: engine.Profile, game: NewGame) -> list[dict[str, Any]]
         taken.update(picked)
         return picked
 
-    events: list[dict[str, Any]] = [{"type": "club", "seat": c.seat, "name": c.name} for c in game.clubs]
     for club in game.clubs:
         own = dealt[club.seat]
         kept = profile.board.setup.directors_kept
@@ -37,14 +46,25 @@ def setup_events(profile: engine.Profile, game: NewGame) -> list[dict[str, Any]]
         opponents = list(club.opponents) or fill("opponent", own["opponents"]["cards"], len(own["opponents"]["cards"]))
         objective = club.objective or fill("objective", [own["objective"]["card"]], 1)[0]
         tactic = club.tactic or fill("tactic", [own["tactic"]["card"]], 1)[0]
-        events += [
-            {"type": "directors", "seat": club.seat, "cards": directors},
-            {"type": "starting_players", "seat": club.seat, "veteran": veteran, "youngster": youngster},
-            {"type": "opponents", "seat": club.seat, "cards": opponents},
-            {"type": "objective", "seat": club.seat, "card": objective},
-            {"type": "tactic", "seat": club.seat, "card": tactic},
-        ]
+        events += _named(club.model_copy(update={"directors": directors, "veteran": veteran, "youngster": youngster,
+                                                 "opponents": opponents, "objective": objective, "tactic": tactic}))
     events.append({"type": "first_player", "seat": game.first_seat or seats[0]})
+    return events
+
+
+def _named(club: ClubSetup) -> list[dict[str, Any]]:
+    """The setup events for the cards a club's form names (the engine checks each; a seat taps what is missing)."""
+    events: list[dict[str, Any]] = []
+    if club.directors:
+        events.append({"type": "directors", "seat": club.seat, "cards": list(club.directors)})
+    if club.veteran or club.youngster:
+        events.append({"type": "starting_players", "seat": club.seat, "veteran": club.veteran, "youngster": club.youngster})
+    if club.opponents:
+        events.append({"type": "opponents", "seat": club.seat, "cards": list(club.opponents)})
+    if club.objective:
+        events.append({"type": "objective", "seat": club.seat, "card": club.objective})
+    if club.tactic:
+        events.append({"type": "tactic", "seat": club.seat, "card": club.tactic})
     return events
 
 

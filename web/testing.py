@@ -20,7 +20,9 @@ from PIL import Image, ImageDraw, ImageFont
 
 from web.app import close_live, create_app
 import engine
+from web.actions import EventAction, NewGame, TableAction
 from web.interface import SimulatedHardware
+from web.setup import setup_events
 from web.live import Hub
 
 PIN = "2468"
@@ -144,8 +146,11 @@ class StandInTable:
         """Every change, as a fresh snapshot."""
         return self.hub.subscribe()
 
-    async def submit(self, action: dict[str, Any]) -> dict[str, Any]:
+    async def submit(self, typed: TableAction) -> dict[str, Any]:
         """Apply one page action; raise ValueError (or the engine's refusal) with a sentence when refused."""
+        action = typed.event() if isinstance(typed, EventAction) else typed.model_dump(mode="json")
+        if isinstance(typed, NewGame):
+            action["events"] = setup_events(self.profile, typed)
         with self._lock:
             kind = action["type"]
             handler = getattr(self, f"_do_{kind}", None)

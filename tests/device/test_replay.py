@@ -13,8 +13,9 @@ START = """
 title = "two clubs"
 [[step]]
 page = "new_game"
-clubs = [{ seat = 1, name = "Reds", opponents = ["opp_downtown_1", "opp_harbour_1"], objectives = ["obj_01"], tactic = "tac_01" },
-         { seat = 2, name = "Blues", opponents = ["opp_downtown_2", "opp_harbour_2"], objectives = ["obj_02"], tactic = "tac_02" }]
+clubs = [{ seat = 1, name = "Reds", opponents = ["opp_downtown_1", "opp_harbour_1"], objective = "obj_01", tactic = "tac_01" },
+         { seat = 2, name = "Blues", opponents = ["opp_downtown_2", "opp_harbour_2"], objective = "obj_02", tactic = "tac_02" }]
+deal = false
 """
 
 
@@ -28,7 +29,7 @@ def test_steps_are_parsed_with_their_lines(tmp_path: Path) -> None:
     scenario = parse(write(tmp_path, START + '\n[[step]]\ntap = "seat1.tap"\ncard = "dir_01"\ndice = [3]\n'))
     assert scenario.title == "two clubs"
     assert [s.kind for s in scenario.steps] == ["page", "tap"]
-    assert scenario.steps[1].line == 8 and scenario.steps[1].dice == (3,)
+    assert scenario.steps[1].line == 9 and scenario.steps[1].dice == (3,)
 
 
 @pytest.mark.parametrize(
@@ -40,6 +41,11 @@ def test_steps_are_parsed_with_their_lines(tmp_path: Path) -> None:
         ('[[step]]\npress = "seat1.roll"\ndice = ["six"]\n', "list of whole numbers"),
         ("title = 'x'\n", "has no [[step]] tables"),
         ("[[step]\n", "not valid TOML"),
+        ('[[step]]\npage = "lineup"\nseat = 1\nplacements = []\n',
+         "step 1 (line 1): the page action 'lineup': players: Field required; placements: Extra inputs are not permitted"),
+        ('[[step]]\npage = "new_game"\nclubs = [{ seat = 5, name = "Reds" }]\n',
+         "the page action 'new_game': clubs.0.seat: Input should be less than or equal to 4"),
+        ('[[step]]\npage = "dance"\n', "the page action 'dance': type: unknown event type 'dance'"),
     ],
 )
 def test_bad_scenarios_say_what_and_where(tmp_path: Path, text: str, expected: str) -> None:
@@ -70,7 +76,7 @@ view = { stage = "setup", "clubs.0.name" = "Reds" }
 def test_a_failed_check_names_the_step_and_what_was_found(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError) as caught:
         run_scenario(write(tmp_path, START + '\n[[step]]\ncheck = true\nview = { week = 3 }\n'))
-    assert "step 2 (line 8): view path week — expected 3, found 0." == str(caught.value)
+    assert "step 2 (line 9): view path week — expected 3, found 0." == str(caught.value)
 
 
 def test_a_refused_page_action_is_expected_or_fails(tmp_path: Path) -> None:
@@ -119,6 +125,7 @@ def test_a_scenario_on_a_table_whose_pads_sit_on_a_hub_reaches_the_right_seat(tm
 [[step]]
 page = "new_game"
 clubs = [{{ seat = 1, name = "Reds" }}, {{ seat = 2, name = "Blues" }}]
+deal = false
 [[step]]
 place_tag = "seat2.tap"
 uid = "04-DE-AD-BE-EF-00-02"

@@ -19,6 +19,7 @@ import pytest
 
 from device.running import RunningTable
 from device.serve import build_table
+from web.actions import Kickoff, parse_action
 from device.table_file import default_sim_table
 from tests.e2e.table import new_game_action
 
@@ -46,7 +47,7 @@ def test_taps_and_presses_from_driver_threads_reach_the_game_and_the_panels(tmp_
         await table.start()
         try:
             assert table.snapshot()["game"] is None and table.snapshot()["simulation"] is True
-            await table.submit(new_game_action())
+            await table.submit(parse_action(new_game_action()))
             sim = table.sim
             for card in ("dir_01", "dir_02", "dir_03", "vet_01", "yg_02"):
                 await asyncio.to_thread(sim.place, "seat1.tap", card)
@@ -65,7 +66,7 @@ def test_taps_and_presses_from_driver_threads_reach_the_game_and_the_panels(tmp_
             assert sim.frame_png("seat1.screen").startswith(b"\x89PNG")
             # a refused page action raises with the rules' sentence and changes nothing
             with pytest.raises(ValueError, match="Matchday"):
-                await table.submit({"type": "kickoff", "seat": 1})
+                await table.submit(Kickoff(seat=1))
         finally:
             await table.stop()
             table.session.store.close()
@@ -91,7 +92,7 @@ def test_subscribers_get_the_snapshot_then_every_change(tmp_path: Path) -> None:
             first = await anext(stream)
             assert first["game"] is None
             waiting = asyncio.create_task(anext(stream))
-            await table.submit(new_game_action())
+            await table.submit(parse_action(new_game_action()))
             second = await asyncio.wait_for(waiting, WAIT)
             assert second["game"]["stage"] == "setup"
         finally:

@@ -24,20 +24,21 @@ def opponents(seat: int) -> list[str]:
 
 
 def new_game_action() -> dict[str, Any]:
-    """The page's new game: four clubs with their Opponents, Objective and Tactic dealt."""
+    """The page's new game: four clubs with their Opponents, Objective and Tactic named; each seat taps the rest."""
     return {
         "type": "new_game",
         "clubs": [
-            {"seat": s, "name": f"Club {s}", "opponents": opponents(s), "objectives": [f"obj_0{s}"], "tactic": f"tac_0{s}"}
+            {"seat": s, "name": f"Club {s}", "opponents": opponents(s), "objective": f"obj_0{s}", "tactic": f"tac_0{s}"}
             for s in SEATS
         ],
+        "deal": False,
     }
 
 
 def lineup_action(seat: int) -> dict[str, Any]:
     """The page's lineup for a seat: the ten numbered markers, no footballer cards."""
     return {"type": "lineup", "seat": seat,
-            "placements": [{"zone": z, "number": n, "card": None, "style": st} for z, n, st in LINEUP]}
+            "players": [{"zone": z, "jersey": n, "style": st} for z, n, st in LINEUP]}
 
 
 def screen(table: SimulatedTable, seat: int | None) -> str:

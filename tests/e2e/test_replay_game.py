@@ -89,6 +89,7 @@ def test_a_game_played_to_its_final_scoring_is_finished_in_the_log_and_exports_i
     from device.sim import ForcedDice
     from device.store import open_store
     from device.table_file import default_sim_table
+    from web.actions import Adjust, parse_action
 
     db = tmp_path / "game.db"
     final = run_scenario(ROOT / "scenarios" / "full-game.toml", db_path=db)
@@ -111,10 +112,10 @@ def test_a_game_played_to_its_final_scoring_is_finished_in_the_log_and_exports_i
         dropped = session.undo()["undone"]
         assert status() == "playing"  # undoing the final event reopens the game
         assert session.view()["stage"] != "over"
-        session.page(dropped)
+        session.page(parse_action(dropped))
         assert status() == "finished"
         # A correction after the final scoring is kept with the finished game; undoing it leaves the game over.
-        session.page({"type": "adjust", "seat": 1, "what": "vp_tokens", "delta": 1, "reason": "a token forgotten"})
+        session.page(Adjust(seat=1, what="vp_tokens", delta=1, reason="a token forgotten"))
         assert status() == "finished"
         assert session.undo()["undone"]["what"] == "vp_tokens"
         assert status() == "finished" and session.view()["stage"] == "over"

@@ -142,6 +142,9 @@ BAD_BODIES: list[tuple[str, Any, str]] = [
     ("/api/actions/correction", {"seat": 1, "what": "budget", "delta": 10**6, "reason": "typo"}, "delta"),
     ("/api/actions/event", {"type": "teleport", "seat": 1}, "type"),
     ("/api/actions/event", {"seat": 1}, "type"),
+    # an event that has an action of its own is checked by that action's model, whichever address it is sent to
+    ("/api/actions/event", {"type": "lineup", "seat": 1, "placements": LINEUP["players"]}, "players"),
+    ("/api/actions/event", {"type": "adjust", "seat": 1, "what": "budget", "delta": 0, "reason": "typo"}, "delta"),
     ("/api/actions/enrol", {"uid": "zz", "card": "pl_01"}, "uid"),
     ("/api/sim/place", {"pad": "seat1"}, "card"),
     ("/api/sim/press", {}, "button"),

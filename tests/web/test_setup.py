@@ -6,7 +6,7 @@ import engine
 import pytest
 from engine.legal import setup_events as table_deal
 
-from web.models import NewGame
+from web.actions import NewGame
 from web.setup import setup_events
 
 PROFILE = engine.load_profile()
@@ -47,3 +47,30 @@ def test_first_seat_and_names_come_from_the_form() -> None:
     events = setup_events(PROFILE, game)
     assert [e["name"] for e in events if e["type"] == "club"] == ["Middleham", "Downtown"]
     assert events[-1] == {"type": "first_player", "seat": 4}
+
+
+def test_without_the_deal_only_the_named_cards_are_set_up_and_the_seats_tap_the_rest() -> None:
+    game = NewGame(clubs=[{"seat": 1, "name": "Reds", "objective": "obj_01", "opponents": ["opp_downtown_1"]},
+                          {"seat": 3, "name": "Blues", "veteran": "vet_01", "youngster": "yg_02"}], deal=False)
+    events = setup_events(PROFILE, game)
+    assert events == [
+        {"type": "club", "seat": 1, "name": "Reds"}, {"type": "club", "seat": 3, "name": "Blues"},
+        {"type": "opponents", "seat": 1, "cards": ["opp_downtown_1"]}, {"type": "objective", "seat": 1, "card": "obj_01"},
+        {"type": "starting_players", "seat": 3, "veteran": "vet_01", "youngster": "yg_02"},
+    ]
+    state = engine.replay(PROFILE, events)
+    assert state.stage == "setup"  # the table now asks each seat to tap what its club still lacks
+    waiting = {(e["seat"], tuple(e["kinds"])) for e in engine.view(PROFILE, state)["awaiting"]}
+    assert waiting == {(1, ("director",)), (1, ("veteran", "youngster")), (1, ("tactic",)),
+                       (3, ("director",)), (3, ("opponent",)), (3, ("objective",)), (3, ("tactic",))}
+
+
+def test_a_form_field_that_is_wrong_is_named_in_one_sentence() -> None:
+    from web.actions import ActionError, parse_action
+
+    with pytest.raises(ActionError) as caught:
+        parse_action({"type": "new_game", "clubs": [{"seat": 1, "name": "A", "objectives": ["obj_01"]}]})
+    assert str(caught.value) == "clubs.0.objectives: Extra inputs are not permitted"
+    with pytest.raises(ActionError) as caught:
+        parse_action({"type": "lineup", "seat": 1, "players": [{"zone": "goal", "jersey": 2}] * 10})
+    assert str(caught.value).startswith("players.0.zone: Input should be 'def_left'")

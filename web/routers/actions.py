@@ -6,11 +6,10 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request, Response
 
-from web import models
 from engine.errors import EngineError
-from web.deps import GuardDep, TableDep, Unlocked, profile_of
+from web import actions, models
+from web.deps import GuardDep, TableDep, Unlocked
 from web.interface import Table
-from web.setup import setup_events
 from web.security import COOKIE, check_origin, set_session_cookie
 
 router = APIRouter(prefix="/api", tags=["actions"])
@@ -18,7 +17,7 @@ REFUSED = {409: {"description": "The rules refuse this now; `detail` says why. N
            403: {"description": "No PIN session, a bad CSRF token or another site's request. Nothing changed."}}
 
 
-async def submit(table: Table, action: dict[str, Any]) -> dict[str, Any]:
+async def submit(table: Table, action: actions.TableAction) -> dict[str, Any]:
     """Hand one action to the table; a refusal by the rules becomes a 409 carrying its sentence."""
     try:
         result = await table.submit(action)
@@ -47,64 +46,61 @@ def logout(_: Unlocked, response: Response) -> dict[str, Any]:
 
 
 @router.post("/actions/new-game", summary="Start a new game", responses=REFUSED)
-async def new_game(body: models.NewGame, _: Unlocked, table: TableDep) -> dict[str, Any]:
-    """Clubs and seats, Directors, Opponents dealt, Objectives and module options; the rest is dealt by the table.
-
-    The table receives the form as it was filled in plus ``events``: the engine's setup events for it.
-    """
-    events = setup_events(profile_of(table), body)
-    return await submit(table, {**body.action("new_game"), "events": events})
+async def new_game(body: actions.NewGame, _: Unlocked, table: TableDep) -> dict[str, Any]:
+    """Clubs and seats, Directors, Opponents dealt, Objectives and module options; the rest is dealt by the table
+    (or, with ``deal`` false, tapped on each seat's pad when the table asks for it)."""
+    return await submit(table, body)
 
 
 @router.post("/actions/lineup", summary="Record a club's Matchday lineup", responses=REFUSED)
-async def lineup(body: models.Lineup, _: Unlocked, table: TableDep) -> dict[str, Any]:
+async def lineup(body: actions.Lineup, _: Unlocked, table: TableDep) -> dict[str, Any]:
     """Ten jersey markers in the nine zones and Fanbase on the Stands; 1 Fitness per footballer card playing."""
-    return await submit(table, body.action("lineup"))
+    return await submit(table, body)
 
 
 @router.post("/actions/tactic", summary="Play a Tactic card this match", responses=REFUSED)
-async def tactic(body: models.TacticPlayed, _: Unlocked, table: TableDep) -> dict[str, Any]:
+async def tactic(body: actions.TacticPlayed, _: Unlocked, table: TableDep) -> dict[str, Any]:
     """Exactly one Tactic card, after the lineup and before the kick-off."""
-    return await submit(table, body.action("tactic_played"))
+    return await submit(table, body)
 
 
 @router.post("/actions/kickoff", summary="Resolve a club's match", responses=REFUSED)
-async def kickoff(body: models.SeatOnly, _: Unlocked, table: TableDep) -> dict[str, Any]:
+async def kickoff(body: actions.Kickoff, _: Unlocked, table: TableDep) -> dict[str, Any]:
     """The nine zones compared; the result's announcements hold the zone-by-zone breakdown."""
-    return await submit(table, body.action("kickoff"))
+    return await submit(table, body)
 
 
 @router.post("/actions/correction", summary="Change a tracked number by hand, with a reason", responses=REFUSED)
-async def correction(body: models.Adjust, _: Unlocked, table: TableDep) -> dict[str, Any]:
+async def correction(body: actions.Adjust, _: Unlocked, table: TableDep) -> dict[str, Any]:
     """Recorded as an ``adjust`` event like any other, so it can be undone."""
-    return await submit(table, body.action("adjust"))
+    return await submit(table, body)
 
 
 @router.post("/actions/event", summary="Any event the rules know", responses=REFUSED)
-async def event(body: models.Event, _: Unlocked, table: TableDep) -> dict[str, Any]:
+async def event(body: actions.EventBody, _: Unlocked, table: TableDep) -> dict[str, Any]:
     """For playing without hardware or fixing what the pads missed: the event as the engine describes it."""
-    return await submit(table, body.model_dump(mode="json", exclude_none=True))
+    return await submit(table, body)
 
 
 @router.post("/actions/undo", summary="Undo the last event", responses=REFUSED)
 async def undo(_: Unlocked, table: TableDep) -> dict[str, Any]:
     """Drop the last event and refold the game."""
-    return await submit(table, {"type": "undo"})
+    return await submit(table, actions.Undo())
 
 
 @router.post("/actions/enrol/start", summary="Wait for a card to be tapped on any pad", responses=REFUSED)
 async def enrol_start(_: Unlocked, table: TableDep) -> dict[str, Any]:
     """The next tap on any pad is held for enrolment instead of played."""
-    return await submit(table, {"type": "enrol_start"})
+    return await submit(table, actions.EnrolStart())
 
 
 @router.post("/actions/enrol", summary="Bind the tapped tag to a card of the deck", responses=REFUSED)
-async def enrol(body: models.Enrol, _: Unlocked, table: TableDep) -> dict[str, Any]:
+async def enrol(body: actions.Enrol, _: Unlocked, table: TableDep) -> dict[str, Any]:
     """From now on this tag means this card."""
-    return await submit(table, body.action("enrol"))
+    return await submit(table, body)
 
 
 @router.post("/actions/enrol/cancel", summary="Stop waiting for a card to enrol", responses=REFUSED)
 async def enrol_cancel(_: Unlocked, table: TableDep) -> dict[str, Any]:
     """Taps are played normally again."""
-    return await submit(table, {"type": "enrol_cancel"})
+    return await submit(table, actions.EnrolCancel())
