@@ -56,6 +56,9 @@ CARD_TIMEOUT = 0.025  # authentication, block reads and EEPROM writes
 _MARGIN = 0.00005
 _MAX_IRQ_CHECKS = 8
 REIDENTIFY_EVERY = 10  # presence checks between full UID reads of a resting card
+# After NRSTPD rises the crystal must start before the chip hears SPI (datasheet 8.8.2: the crystal's
+# start-up plus 37.74 us); the Arduino MFRC522 library waits 50 ms, and so do we.
+POWER_UP_SECONDS = 0.05
 ID_BLOCK = 4  # first data block of sector 1: sector 0 holds the manufacturer block
 DEFAULT_KEY = b"\xff" * 6
 _HLTA = bytes(R.HLTA) + R.crc_a(R.HLTA)
@@ -92,6 +95,10 @@ BAD_BLOCK = ("Block {block!r} cannot hold a card id: use a data block from 1 to 
 BAD_TEXT = "A card id is 1 to 16 ASCII characters; {text!r} is not."
 BAD_KEY = "A MIFARE key is 6 bytes and its type 'A' or 'B'; got {key_type!r} with {length} bytes."
 NOT_AN_ID = "Block {block} of card {uid} holds no card id (it is not ASCII text)."
+SETTINGS_WRONG = "{registers}"
+SETTINGS_LOST = ("The MFRC522 on SPI{bus}.{device} does not keep its settings ({wrong}) even when set up again: "
+                 "check its 3.3 V supply and that nothing else pulses the reset line (GPIO {pin}).")
+BAD_GAIN = "An antenna gain of {gain!r} dB is not one the MFRC522 has: use one of {choices}."
 
 # Open chip selects and reset pins, per backend, so two readers never share a select and a shared reset
 # line is released only by the last reader on it.
@@ -104,8 +111,13 @@ class Reader:
     """One MFRC522 reader: poll for the card on it, read and write a card id, probe the chip."""
 
     def __init__(self, name: str, bus: int, device: int, rst_pin: int, chip: Any, gpio: Any,
-                 sleep: Callable[[float], None], registry_key: str, sim: SimMfrc522 | None = None) -> None:
+                 sleep: Callable[[float], None], registry_key: str, sim: SimMfrc522 | None = None,
+                 gain_db: int = R.RX_GAIN_DEFAULT_DB) -> None:
         self.name, self.bus, self.device, self.rst_pin = name, bus, device, rst_pin
+        self.gain_db = gain_db
+        """The receiver gain (RFCfgReg RxGain) this reader is set up with."""
+        self.setups = 0
+        """How many times the chip was found without its settings and set up again since it was opened."""
         self.sim = sim
         """The simulated chip behind this reader (``place``/``lift`` cards on it), or None on hardware."""
         self._chip = chip
@@ -123,7 +135,11 @@ class Reader:
         self._checks = 0
         self._last_bits = 0
         self._heard = False  # the last exchange got an answer, intact or not
-        self._configure(reset=False)  # the library's constructor has just reset and set up the chip
+        self._configure(reset=False)  # the library's constructor has just set the chip up
+        if self.settings_problem() is not None:
+            # The chip missed the library's set-up (it was still starting, or the line had just risen).
+            with self._guard():
+                self._configure()
 
     def __repr__(self) -> str:
         return f"<Reader {self.name!r} on {self.label}>"
@@ -165,10 +181,44 @@ class Reader:
 
     def reinit(self) -> int:
         """Set the chip up again (after it was lost and came back); return its version."""
+        with self._guard():
+            self._power_up()
         version = self.check()
         with self._guard():
             self._configure()
+            wrong = self._wrong_settings()
+        if wrong:
+            raise DeviceIOError(SETTINGS_LOST.format(bus=self.bus, device=self.device, wrong=wrong, pin=self.rst_pin))
         return version
+
+    def settings_problem(self) -> str | None:
+        """Which of the registers a reset puts back differ from this reader's set-up, in words; None when all hold."""
+        with self._guard():
+            return self._wrong_settings() or None
+
+    def keep_settings(self) -> str | None:
+        """Check the set-up (about once a second) and set the chip up again when it was lost; say what was wrong.
+
+        A brown-out, or a reset pulse meant for another reader on the shared line, leaves the chip at its
+        reset values: antenna off, timer stopped.  Raises DeviceNotFound when the chip no longer answers and
+        DeviceIOError when the set-up does not stick.
+        """
+        with self._guard():
+            wrong = self._wrong_settings()
+            if not wrong:
+                return None
+            version = self._r(R.VERSION)
+            if version in R.ABSENT_VERSIONS:
+                self._power_up()
+                version = self._r(R.VERSION)
+                if version in R.ABSENT_VERSIONS:
+                    raise DeviceNotFound(NOT_FOUND.format(bus=self.bus, device=self.device, version=version))
+            self._configure()
+            self.setups += 1
+            still = self._wrong_settings()
+        if still:
+            raise DeviceIOError(SETTINGS_LOST.format(bus=self.bus, device=self.device, wrong=still, pin=self.rst_pin))
+        return wrong
 
     def read_card_id(self, block: int = ID_BLOCK, key: bytes = DEFAULT_KEY, key_type: str = "A") -> tuple[bytes, str]:
         """Read the card id text written on a MIFARE Classic card; return (UID, text)."""
@@ -217,8 +267,30 @@ class Reader:
             self._chip.MFRC522_Init()
         self._timer = None
         self._set_timer(POLL_TIMEOUT)
+        self._w(R.RF_CFG, R.rf_cfg_for(self.gain_db))
         self._ready = False
         self._known = None
+
+    def _expected(self) -> dict[int, tuple[int, int]]:
+        """The registers a reset puts back, with (mask, value) as this reader sets them up."""
+        mode = R.timer_settings(self._timer or POLL_TIMEOUT)[0]
+        return {R.TX_CONTROL: (R.TX_CONTROL_ANTENNA, R.TX_CONTROL_ANTENNA), R.TX_ASK: (0xFF, R.TX_ASK_FORCE_100),
+                R.T_MODE: (0xFF, mode), R.RF_CFG: (0x70, R.rf_cfg_for(self.gain_db) & 0x70)}
+
+    def _wrong_settings(self) -> str:
+        wrong = []
+        for register, (mask, value) in self._expected().items():
+            got = self._r(register)
+            if got & mask != value:
+                wrong.append(f"{_REGISTER_NAMES[register]} 0x{got:02X}{_MEANING.get(register, '')}")
+        return ", ".join(wrong)
+
+    def _power_up(self) -> None:
+        """Hold the reset line high; when it was low, wait for the oscillator before talking to the chip."""
+        if self._gpio.getmode() is None:
+            self._gpio.setmode(self._gpio.BCM)
+        if _hold_reset_high(self._gpio, self.rst_pin):
+            self._sleep(POWER_UP_SECONDS)
 
     def _set_timer(self, seconds: float) -> None:
         if self._timer == seconds:
@@ -417,6 +489,22 @@ class Reader:
                 raise CardError(CARD_IO.format(block=block, uid=shown, action="written", why=why))
 
 
+_REGISTER_NAMES = {R.TX_CONTROL: "TxControlReg", R.TX_ASK: "TxASKReg", R.T_MODE: "TModeReg", R.RF_CFG: "RFCfgReg"}
+_MEANING = {R.TX_CONTROL: " (antenna off)", R.T_MODE: " (timer not started by transmissions)"}
+
+
+def _hold_reset_high(gpio: Any, pin: int) -> bool:
+    """Drive a reset line high as an output (never through a low glitch); True when it was not high before."""
+    try:
+        already = gpio.input(pin) == gpio.HIGH
+    except RuntimeError:  # RPi.GPIO: the pin is not set up in this process yet
+        already = False
+    if already:
+        return False
+    gpio.setup(pin, gpio.OUT, initial=gpio.HIGH)
+    return True
+
+
 class _Guard:
     """Holds the reader's lock for one operation and turns SPI errors into driver errors."""
 
@@ -510,9 +598,15 @@ def _construct(cls: Any, gpio: Any, bus: int, device: int, rst_pin: int) -> Any:
 
 
 def open_reader(name: str, bus: int, device: int, rst_pin: int, backend: str | None = None, *,
-                rig: SimRig | None = None) -> Reader:
-    """Open the MFRC522 on SPI<bus>.<device> with its reset on BCM ``rst_pin`` (``rig``: the sim to use)."""
+                rig: SimRig | None = None, gain_db: int = R.RX_GAIN_DEFAULT_DB) -> Reader:
+    """Open the MFRC522 on SPI<bus>.<device> with its reset on BCM ``rst_pin`` (``rig``: the sim to use).
+
+    The reset line is driven high first and the chip given time to start (the line sits low from boot
+    until a process drives it); then the library sets the chip up and the settings are read back.
+    """
     validate(name, bus, device, rst_pin)
+    if gain_db not in R.RX_GAIN_CHOICES:
+        raise DriverConfigError(BAD_GAIN.format(gain=gain_db, choices=", ".join(map(str, R.RX_GAIN_CHOICES))))
     chosen = default_backend(backend)
     if chosen == "sim":
         rig = rig or default_rig()
@@ -526,8 +620,12 @@ def open_reader(name: str, bus: int, device: int, rst_pin: int, backend: str | N
         raise DriverConfigError(GPIO_NOT_BCM)
     _register(key, name, bus, device, rst_pin)
     try:
+        if gpio.getmode() is None:
+            gpio.setmode(gpio.BCM)
+        if _hold_reset_high(gpio, rst_pin):
+            sleep(POWER_UP_SECONDS)
         chip = _construct(cls, gpio, bus, device, rst_pin)
-        reader = Reader(name, bus, device, rst_pin, chip, gpio, sleep, key, sim)
+        reader = Reader(name, bus, device, rst_pin, chip, gpio, sleep, key, sim, gain_db)
     except BaseException:
         if _unregister(key, bus, device, rst_pin) and gpio.getmode() == gpio.BCM:
             gpio.cleanup(rst_pin)

@@ -28,6 +28,7 @@ TX_MODE = 0x12  # 9.3.2.3 TxModeReg: bit 7 TxCRCEn
 RX_MODE = 0x13  # 9.3.2.4 RxModeReg: bit 7 RxCRCEn
 TX_CONTROL = 0x14  # 9.3.2.5 TxControlReg: bits 1..0 Tx2RFEn/Tx1RFEn (the antenna)
 TX_ASK = 0x15  # 9.3.2.6 TxASKReg (the mfrc522 package calls it TxAutoReg)
+RF_CFG = 0x26  # 9.3.3.6 RFCfgReg: bits 6..4 RxGain
 CRC_RESULT_H = 0x21  # 9.3.3.2 CRCResultReg, high byte
 CRC_RESULT_L = 0x22
 DEMOD = 0x19  # 9.3.2.10 DemodReg: bit 4 TPrescalEven
@@ -77,6 +78,22 @@ T_START_NOW = 0x40
 CRC_EN = 0x80
 
 FIFO_SIZE = 64  # 8.3.1
+
+# RFCfgReg RxGain (9.3.3.6, table 98): the receiver's gain in dB for each value of bits 6..4.
+RX_GAIN_DB = (18, 23, 18, 23, 33, 38, 43, 48)
+RX_GAIN_CHOICES = (18, 23, 33, 38, 43, 48)
+RX_GAIN_DEFAULT_DB = 33  # the reset value (RFCfgReg 0x48)
+
+
+def rf_cfg_for(gain_db: int) -> int:
+    """RFCfgReg's value for a receiver gain in dB (the reserved bits as after reset)."""
+    return (RX_GAIN_DB.index(gain_db, 2 if gain_db in (18, 23) else 0) << 4) | 0x08
+
+
+# What the reader's set-up leaves in the registers a reset or brown-out puts back (9.3.2.5, 9.3.2.6, 9.3.3.10):
+# both antenna drivers on, 100 % ASK, and the timer started by every transmission.
+TX_CONTROL_ANTENNA = 0x03
+TX_ASK_FORCE_100 = 0x40
 
 # Version register values (9.3.4.8); clones answer with their own numbers.
 VERSIONS = {0x91: "MFRC522 v1.0", 0x92: "MFRC522 v2.0", 0x88: "FM17522 (clone)", 0xB2: "FM17522 (clone)",

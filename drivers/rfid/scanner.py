@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -31,11 +32,15 @@ Reading = TagReading | HealthReading
 SWEEP_INTERVAL = 0.03  # seconds between sweeps: a tap shows within ~15 ms on average
 LIFT_AFTER = 4  # empty polls in a row before a card counts as lifted
 RETRY_AFTER = 33  # sweeps between probes of an offline reader (about one second)
+SETTINGS_EVERY = 33  # sweeps between checks that each reader keeps its set-up (about one second)
 
 BACK_ONLINE = "{chip} answers again on {label}."
+SET_UP_AGAIN = ("The reader on {label} had lost its settings ({wrong}): a brown-out or a reset pulse on its line. "
+                "It is set up again.")
 DUPLICATE_NAMES = "Two readers share a name ({names}): give every pad its own name."
-BAD_SETTINGS = ("The scanner needs interval > 0 seconds and whole numbers of sweeps lift_after >= 1 and "
-                "retry_after >= 1 (got interval={interval!r}, lift_after={lift_after!r}, retry_after={retry_after!r}).")
+BAD_SETTINGS = ("The scanner needs interval > 0 seconds and whole numbers of sweeps lift_after >= 1, "
+                "retry_after >= 1 and settings_every >= 1 (got interval={interval!r}, lift_after={lift_after!r}, "
+                "retry_after={retry_after!r}, settings_every={settings_every!r}).")
 
 
 class PollableReader(Protocol):
@@ -56,6 +61,10 @@ class PollableReader(Protocol):
         """Set the chip up again; return its version."""
         ...
 
+    def keep_settings(self) -> str | None:
+        """Set the chip up again if it lost its settings; say what was wrong (None: nothing)."""
+        ...
+
 
 @dataclass
 class _PadState:
@@ -71,25 +80,30 @@ class Scanner:
 
     def __init__(self, readers: Sequence[PollableReader], on_reading: Callable[[Reading], None], *,
                  interval: float = SWEEP_INTERVAL, lift_after: int = LIFT_AFTER,
-                 retry_after: int = RETRY_AFTER, owns_readers: bool = False) -> None:
+                 retry_after: int = RETRY_AFTER, settings_every: int = SETTINGS_EVERY,
+                 owns_readers: bool = False) -> None:
         names = [r.name for r in readers]
         if len(set(names)) != len(names):
             raise DriverConfigError(DUPLICATE_NAMES.format(names=", ".join(names)))
-        counts_ok = all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in (lift_after, retry_after))
+        counts_ok = all(isinstance(n, int) and not isinstance(n, bool) and n >= 1
+                        for n in (lift_after, retry_after, settings_every))
         interval_ok = isinstance(interval, (int, float)) and not isinstance(interval, bool) and interval > 0
         if not counts_ok or not interval_ok:
             raise DriverConfigError(BAD_SETTINGS.format(interval=interval, lift_after=lift_after,
-                                                        retry_after=retry_after))
+                                                        retry_after=retry_after, settings_every=settings_every))
         self._pads = [_PadState(r) for r in readers]
         self._on_reading = on_reading
         self._interval = interval
         self._lift_after = lift_after
         self._retry_after = retry_after
+        self._settings_every = settings_every
         self._sweep_lock = threading.Lock()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._owns_readers = owns_readers  # close the readers on stop()
         self.sweeps = 0
+        self.last_sweep: float | None = None
+        """``time.monotonic()`` at the end of the last sweep: the watchdog's proof that the thread sweeps."""
 
     @property
     def present(self) -> dict[str, str | None]:
@@ -105,17 +119,37 @@ class Scanner:
         """Poll every reader once and hand on what changed."""
         with self._sweep_lock:
             self.sweeps += 1
+            check = self.sweeps % self._settings_every == 0
             for pad in self._pads:
+                if pad.online and check:
+                    _, error = self._keep_settings(pad)
+                    if error is not None:
+                        self._offline(pad, str(error))
                 if pad.online:
                     self._poll(pad)
                 else:
                     self._retry(pad)
+            self.last_sweep = time.monotonic()
 
     def _poll(self, pad: _PadState) -> None:
+        failure: DriverError | None = None
         try:
             uid = pad.reader.poll()
         except DriverError as exc:  # chip gone, SPI failing, or the reader closed under us
-            self._offline(pad, str(exc))
+            uid, failure = None, exc
+        # A chip that stopped finishing commands, or stopped seeing the card that lay on it a sweep ago, may
+        # have lost its set-up to a brown-out: restore it and look again, rather than report it gone.
+        if failure is not None or (uid is None and pad.uid is not None and pad.misses == 0):
+            restored, error = self._keep_settings(pad)
+            if restored:
+                try:
+                    uid, failure = pad.reader.poll(), None
+                except DriverError as exc:
+                    failure = exc
+            elif failure is None and error is not None:
+                failure = error
+        if failure is not None:
+            self._offline(pad, str(failure))
             return
         if uid is None:
             pad.misses += 1
@@ -129,6 +163,22 @@ class Scanner:
             pad.uid = uid
             log.info("reader %s: card %s arrived", pad.reader.name, format_uid(uid))
             self._emit(TagReading("tap", pad.reader.name, format_uid(uid)))
+
+    def _keep_settings(self, pad: _PadState) -> tuple[bool, DriverError | None]:
+        """Check the reader's set-up and restore it: (whether it had been lost and is back, why it failed)."""
+        keep = getattr(pad.reader, "keep_settings", None)
+        if keep is None:
+            return False, None
+        try:
+            wrong = keep()
+        except DriverError as exc:
+            return False, exc
+        if not wrong:
+            return False, None
+        detail = SET_UP_AGAIN.format(label=pad.reader.label, wrong=wrong)
+        log.warning("reader %s: %s", pad.reader.name, detail)
+        self._emit(HealthReading(pad.reader.name, True, detail))
+        return True, None
 
     def _lift(self, pad: _PadState) -> None:
         assert pad.uid is not None
@@ -203,12 +253,14 @@ class Scanner:
 
 
 def open_scanner(pads: Iterable[tuple[str, int, int, int]], on_reading: Callable[[Reading], None],
-                 backend: str | None = None, *, rig: SimRig | None = None, **settings: Any) -> Scanner:
+                 backend: str | None = None, *, rig: SimRig | None = None, gain_db: int | None = None,
+                 **settings: Any) -> Scanner:
     """Open a reader per (name, bus, device, rst_pin) and a scanner over them that closes them on stop()."""
     readers: list[PollableReader] = []
+    gain = {} if gain_db is None else {"gain_db": gain_db}
     try:
         for name, bus, device, rst_pin in pads:
-            readers.append(open_reader(name, bus, device, rst_pin, backend, rig=rig))
+            readers.append(open_reader(name, bus, device, rst_pin, backend, rig=rig, **gain))
         return Scanner(readers, on_reading, owns_readers=True, **settings)
     except BaseException:
         for reader in readers:

@@ -50,6 +50,18 @@ _RESET_VALUES: dict[int, int] = {
 }
 _CRC_PRESETS = (0x0000, 0x6363, 0xA671, 0xFFFF)  # ModeReg CRCPreset (9.3.2.2)
 
+# After NRSTPD rises (or the supply comes back) the chip's crystal oscillator must start before it takes
+# anything over SPI (datasheet 8.8.2: the crystal's start-up time plus 37.74 us; a few ms for a 27.12 MHz
+# crystal).  Until then MISO reads 0x00 and every write is lost.
+OSC_STARTUP_SECONDS = 0.005
+
+# What a Pi's GPIO reads before anything drives it: BCM 0-8 have a pull-up at boot, 9-27 a pull-down
+# (BCM2711 datasheet 5.3, "Alternative Function Assignments"), so a reset line on GPIO 25 sits low.
+def boot_level(pin: int) -> int:
+    """The level a GPIO sits at from boot until a process drives it."""
+    return 1 if pin <= 8 else 0
+
+
 # A MIFARE Classic write takes the card a while before it acknowledges the data (EEPROM programming).
 _EEPROM_WRITE_SECONDS = 0.004
 # Transport configuration of a sector trailer: key A, access bits FF 07 80 69, key B.
@@ -352,10 +364,15 @@ class SimMfrc522:
     """One simulated MFRC522 on a chip select, with at most one card in its field."""
 
     def __init__(self, clock: SimClock, bus: int, device: int, rst_pin: int | None = None,
-                 version: int = 0x92, transfer_overhead: float = 0.0) -> None:
+                 version: int = 0x92, transfer_overhead: float = 0.0,
+                 startup_seconds: float = OSC_STARTUP_SECONDS) -> None:
         self.clock = clock
         self.bus, self.device, self.rst_pin = bus, device, rst_pin
         self.chip_version = version
+        self.startup_seconds = startup_seconds
+        self.power_ups = 0  # hard resets seen: rising edges of NRSTPD and power cycles
+        self.shares_miso = False  # keeps driving MISO while deselected (a common RC522 board defect)
+        self.miso_level = 0  # the last bit this chip shifted out
         self.transfer_overhead = transfer_overhead  # seconds a driver spends around each transfer
         self.transfers = 0
         self.card: SimCard | None = None
@@ -368,6 +385,10 @@ class SimMfrc522:
         self._lost: int | None = None
         self._spi_fails = False
         self._powered = True
+        self._awake_at = 0.0
+        self.stray: SimCard | None = None  # a neighbour's card that reaches this antenna
+        self.stray_needs_db = 48  # the RxGain at which the stray card is heard
+        self.card_needs_db = 18  # the RxGain this pad needs to hear its own card through the board
         self._lock = threading.RLock()
         self._events: list[tuple[float, int, Callable[[float], None]]] = []
         self._seq = itertools.count()
@@ -375,14 +396,34 @@ class SimMfrc522:
 
     # -- what a test does to the chip and the card --
 
-    def place(self, card: SimCard) -> None:
-        """Put ``card`` on the reader (one card at a time)."""
+    def place(self, card: SimCard, needs_db: int | None = None) -> None:
+        """Put ``card`` on the reader (one card at a time); ``needs_db``: the RxGain it takes to hear it."""
         with self._lock:
             self._catch_up()
             if self.card is not None:
                 raise ValueError(f"SPI{self.bus}.{self.device} already holds a card; lift() it first")
             self.card = card
+            if needs_db is not None:
+                self.card_needs_db = needs_db
             card.power_up()
+
+    def reach(self, card: SimCard | None, needs_db: int = 48) -> None:
+        """Let a card lying on a neighbouring pad reach this antenna when RxGain is at least ``needs_db``."""
+        with self._lock:
+            self._catch_up()
+            self.stray, self.stray_needs_db = card, needs_db
+
+    @property
+    def rx_gain_db(self) -> int:
+        """The receiver gain set in RFCfgReg RxGain (datasheet 9.3.3.6, table 98)."""
+        return R.RX_GAIN_DB[(self._regs[R.RF_CFG] >> 4) & 0x07]
+
+    def power_cycle(self) -> None:
+        """The chip's supply dips (a brown-out): its registers go back to reset values and it restarts."""
+        with self._lock:
+            self._hard_reset()
+            self.power_ups += 1
+            self._awake_at = self.clock.now() + self.startup_seconds
 
     def lift(self) -> SimCard | None:
         """Take the card off the reader and return it."""
@@ -403,7 +444,7 @@ class SimMfrc522:
             self._lost = None
             self._spi_fails = False
             if power_cycled:
-                self._hard_reset()
+                self.power_cycle()
 
     def garble_next(self, count: int = 1, after: int = 0) -> None:
         """Corrupt ``count`` answers from the card, once ``after`` more have gone through intact.
@@ -433,6 +474,16 @@ class SimMfrc522:
         """True while MIFARE Crypto1 is on (Status2Reg MFCrypto1On)."""
         return self._crypto
 
+    @property
+    def pending(self) -> bool:
+        """True while frames or timers of this chip are still on their way."""
+        return bool(self._events)
+
+    def catch_up(self) -> None:
+        """Run whatever the simulated clock says has happened by now."""
+        with self._lock:
+            self._catch_up()
+
     def register(self, address: int) -> int:
         """Inspect a register without a transfer (for tests)."""
         with self._lock:
@@ -444,7 +495,19 @@ class SimMfrc522:
         with self._lock:
             if high and not self._powered:
                 self._hard_reset()
+                self.power_ups += 1
+                self._awake_at = self.clock.now() + self.startup_seconds
             self._powered = high
+
+    @property
+    def powered(self) -> bool:
+        """True while NRSTPD is high (the chip is out of hard power-down)."""
+        return self._powered
+
+    @property
+    def awake(self) -> bool:
+        """True once the chip is powered and its oscillator has started: it answers over SPI."""
+        return self._powered and self.clock.now() >= self._awake_at
 
     # -- SPI (datasheet 8.1.2) --
 
@@ -455,7 +518,8 @@ class SimMfrc522:
             self.clock.advance(len(data) * 8 / max(1, speed_hz) + self.transfer_overhead)
             if self._spi_fails:
                 raise OSError(errno.EIO, "Input/output error")
-            if self._lost is not None or not self._powered:
+            if self._lost is not None or not self.awake:
+                # A chip in power-down or still starting its oscillator leaves MISO alone and loses every write.
                 return [self._lost if self._lost is not None else 0x00] * len(data)
             self._catch_up()
             if not data:
@@ -633,7 +697,13 @@ class SimMfrc522:
             self._start_timer(when)  # TAuto: the timer starts at the end of every transmission
 
     def _card_in_field(self) -> SimCard | None:
-        if self.card is None or not self.antenna_on:
+        if not self.antenna_on:
+            return None
+        gain = self.rx_gain_db
+        card = self.card if self.card is not None and gain >= self.card_needs_db else None
+        if card is None and self.stray is not None and gain >= self.stray_needs_db:
+            card = self.stray
+        if card is None:
             return None
         if self._drop_pattern:
             dropped = self._drop_pattern[self._drop_index % len(self._drop_pattern)]
@@ -642,7 +712,7 @@ class SimMfrc522:
                 return None
         if self.drop_rate and self._rng.random() < self.drop_rate:
             return None
-        return self.card
+        return card
 
     def _transmit(self) -> None:
         regs = self._regs
@@ -767,7 +837,9 @@ class FakeSpiDev:
         if self._chip is None:
             raise OSError(errno.EBADF, "Bad file descriptor")
         self.transfers += 1
-        return self._chip.transfer(list(values), speed_hz or self.max_speed_hz)
+        self._rig.settle(self._chip)
+        out = self._chip.transfer(list(values), speed_hz or self.max_speed_hz)
+        return self._rig.miso_fight(self._chip, out)
 
     xfer = xfer2
 
@@ -908,7 +980,38 @@ class SimRig:
                 chip = self.chips[(bus, device)] = SimMfrc522(self.clock, bus, device, rst_pin)
             elif rst_pin is not None and chip.rst_pin is None:
                 chip.rst_pin = rst_pin
-            return chip
+            else:
+                return chip
+        if rst_pin is not None:
+            # From now on the chip follows its reset line, which may sit low since boot.
+            chip.set_reset_line(bool(self.line_level(rst_pin)))
+        return chip
+
+    def settle(self, selected: SimMfrc522) -> None:
+        """Let every other chip finish what its clock says is done, so a card in two fields sees events in order."""
+        for chip in list(self.chips.values()):
+            if chip is not selected and chip.pending:
+                chip.catch_up()
+
+    def line_level(self, pin: int) -> int:
+        """The level of a GPIO line now: what a process drives, else where it sits since boot."""
+        direction, level = self.gpio.pins.get(pin, (self.gpio.IN, boot_level(pin)))
+        return level if direction == self.gpio.OUT else boot_level(pin)
+
+    def miso_fight(self, selected: SimMfrc522, out: list[int]) -> list[int]:
+        """What the host reads when a deselected board on the same bus keeps driving MISO.
+
+        Such a board holds the line at the level of the last bit it shifted out, and wins: the selected
+        chip's answer reads as all zeros or all ones.
+        """
+        with self._lock:
+            culprits = [chip for (bus, _), chip in self.chips.items()
+                        if bus == selected.bus and chip is not selected and chip.shares_miso and chip.powered]
+        selected.miso_level = out[-1] & 0x01 if out else selected.miso_level
+        if not culprits:
+            return out
+        level = 0xFF if culprits[-1].miso_level else 0x00
+        return [out[0], *([level] * (len(out) - 1))] if out else out
 
     def drive(self, pin: int, level: int) -> None:
         """A GPIO output changed: chips whose reset line it is follow it."""
@@ -917,8 +1020,8 @@ class SimRig:
                 chip.set_reset_line(bool(level))
 
     def release(self, pin: int) -> None:
-        """A GPIO pin was released: a reset line left floating is pulled up on the reader boards."""
-        self.drive(pin, 1)
+        """A GPIO pin was released: the line falls back to its boot level (a reset line on GPIO 9-27: low)."""
+        self.drive(pin, boot_level(pin))
 
     @contextmanager
     def installed(self) -> Iterator[None]:

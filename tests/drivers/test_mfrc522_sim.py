@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from drivers.rfid import registers as R
-from drivers.rfid.sim import HALT, IDLE, READY, SimCard, SimRig, sim_card, stock_reader, stock_simple
+from drivers.rfid.sim import OSC_STARTUP_SECONDS, HALT, IDLE, READY, SimCard, SimRig, sim_card, stock_reader, stock_simple
 
 # The stock library adds a log handler per instance: take them off again after each test.
 pytestmark = pytest.mark.usefixtures("library_log_handlers")
@@ -44,6 +44,8 @@ def test_version_register_and_a_lost_chip(sim_rig: SimRig) -> None:
     chip.lose_chip(0xFF)
     assert lib.Read_MFRC522(R.VERSION) == 0xFF
     chip.restore_chip()
+    assert lib.Read_MFRC522(R.VERSION) == 0x00, "its oscillator is still starting after the power cycle"
+    sim_rig.clock.advance(OSC_STARTUP_SECONDS)
     assert lib.Read_MFRC522(R.VERSION) == 0x92
     assert not chip.antenna_on, "a power-cycled chip comes back with its antenna off, as after reset"
 

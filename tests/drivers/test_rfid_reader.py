@@ -13,7 +13,7 @@ from drivers.errors import BackendUnavailable, CardError, DeviceIOError, DeviceN
 from drivers.rfid import reader as reader_module
 from drivers.rfid import registers as R
 from drivers.rfid.reader import Reader, open_reader, probe_reader
-from drivers.rfid.sim import SimCard, SimRig
+from drivers.rfid.sim import OSC_STARTUP_SECONDS, SimCard, SimRig
 
 CLASSIC = bytes.fromhex("DEADBEEF")
 CLASSIC_7 = bytes.fromhex("04112233445566")
@@ -289,6 +289,7 @@ def test_reader_that_comes_back_works_after_reinit(open_sim_reader: OpenReader) 
     with pytest.raises(DeviceNotFound):
         reader.poll()
     reader.sim.restore_chip(power_cycled=True)
+    reader.sim.clock.advance(OSC_STARTUP_SECONDS)
     with pytest.raises(DeviceIOError) as caught:
         reader.poll()  # its timer and antenna are back at their reset values: nothing ever finishes
     assert str(caught.value) == reader_module.NO_INTERRUPT.format(bus=0, device=0, checks=8)

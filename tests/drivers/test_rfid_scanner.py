@@ -13,7 +13,7 @@ from drivers.rfid import reader as reader_module
 from drivers.rfid import scanner as scanner_module
 from drivers.rfid.reader import Reader
 from drivers.rfid.scanner import BACK_ONLINE, Scanner, open_scanner
-from drivers.rfid.sim import SimCard, SimMfrc522, SimRig, sim_card
+from drivers.rfid.sim import OSC_STARTUP_SECONDS, SimCard, SimMfrc522, SimRig, sim_card
 
 from .conftest import ReadingLog
 
@@ -128,6 +128,7 @@ def test_lost_reader_goes_offline_and_comes_back(open_sim_reader: OpenReader, re
     assert len(reading_log.items) == 3, "still offline: nothing new, and the other reader carries on"
     chip_of(other).place(SimCard(NTAG, "ntag213"))
     chip.restore_chip(power_cycled=True)
+    chip.clock.advance(OSC_STARTUP_SECONDS)
     sweeps(scanner, 5)
     back = HealthReading("seat1", True, BACK_ONLINE.format(chip="MFRC522 v2.0 (0x92)", label="SPI0.0"))
     assert back in reading_log.items
@@ -191,7 +192,7 @@ def test_thread_delivers_taps_and_lifts_and_stops(open_sim_reader: OpenReader, r
 
 
 @pytest.mark.parametrize("settings", [{"lift_after": 0}, {"retry_after": 2.5}, {"interval": 0}, {"interval": "fast"},
-                                      {"lift_after": True}])
+                                      {"lift_after": True}, {"settings_every": 0}])
 def test_scanner_settings_are_checked(open_sim_reader: OpenReader, reading_log: ReadingLog,
                                       settings: dict[str, object]) -> None:
     reader = open_sim_reader("seat1")
@@ -201,7 +202,7 @@ def test_scanner_settings_are_checked(open_sim_reader: OpenReader, reading_log: 
     with pytest.raises(DriverConfigError) as caught:
         Scanner([reader], reading_log, **settings)  # type: ignore[arg-type]
     given = {"interval": scanner_module.SWEEP_INTERVAL, "lift_after": scanner_module.LIFT_AFTER,
-             "retry_after": scanner_module.RETRY_AFTER} | settings
+             "retry_after": scanner_module.RETRY_AFTER, "settings_every": scanner_module.SETTINGS_EVERY} | settings
     assert str(caught.value) == scanner_module.BAD_SETTINGS.format(**given)
 
 
@@ -242,6 +243,7 @@ def test_a_reader_dead_from_the_start_is_reported_and_picked_up_when_it_answers(
     assert reading_log.items == [HealthReading("seat2", False, reader_module.NOT_FOUND.format(bus=0, device=1,
                                                                                               version=0))]
     chip_of(reader).restore_chip(power_cycled=True)
+    sim_rig.clock.advance(OSC_STARTUP_SECONDS)  # its oscillator starts
     chip_of(reader).place(SimCard(CLASSIC))
     sweeps(scanner, 4)
     assert reading_log.items[1:] == [
