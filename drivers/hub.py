@@ -31,6 +31,7 @@ MAX_LINE = 120  # bytes between '$' and the checksum; longer means a lost newlin
 HEARTBEAT_TIMEOUT = 3.0  # the hub beats every second, so three missed beats mean it is gone
 RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)
 READ_TIMEOUT = 0.1  # how long one blocking read may wait, so close() and heartbeat checks stay prompt
+QUERY_AFTER_NOISE_EVERY = 1.0  # at most one QUERY a second after noise: a wrong baud rate garbles every line
 
 # Hub -> host message types with the number of fields each carries after its type.
 HUB_MESSAGES: dict[str, int] = {"HELLO": 3, "TAG": 2, "GONE": 2, "BEAT": 1, "READER": 3, "ERR": 2, "SYNC": 0}
@@ -236,6 +237,8 @@ class SerialHub:
         self._serial: Any = None
         self._buffer = bytearray()
         self._rejected_run = 0  # rejected lines since the last good one
+        self._noise = False  # lines were rejected since the hub was last asked for its state
+        self._last_noise_query = float("-inf")
         self._online: bool | None = None
         self._last_line = clock()
         self._last_query = clock()
@@ -370,18 +373,31 @@ class SerialHub:
             end = self._buffer.find(b"\n")
             if end < 0:
                 if len(self._buffer) > MAX_LINE + 8:
-                    # A line that never ends is noise (wrong baud rate, a bootloader): drop it.
-                    self.stats.garbled += 1
-                    self._rejected_run += 1
-                    (log.warning if self._rejected_run == 1 else log.debug)(
-                        "hub %s: %s", self.name,
-                        LINES_REJECTED.format(detail=f"{len(self._buffer)} bytes without a line end"))
-                    self._buffer.clear()
+                    # A line that never ends is noise (wrong baud rate, a bootloader): drop it, but keep a line
+                    # that may be starting at its last '$'.
+                    start = self._buffer.rfind(b"$")
+                    keep = start > 0 and len(self._buffer) - start <= MAX_LINE + 8
+                    self._rejected(f"{start if keep else len(self._buffer)} bytes without a line end")
+                    del self._buffer[: start if keep else len(self._buffer)]
                 return
             line = bytes(self._buffer[: end + 1])
             del self._buffer[: end + 1]
+            start = line.rfind(b"$")
+            if start > 0:
+                # Noise without a line end ran into this line: a line starts at its '$' (never inside a body),
+                # so the line after the noise is read, not lost with it.
+                self._rejected(f"{start} bytes of noise before a line")
+                line = line[start:]
             if line.strip():
                 self._handle_line(line)
+
+    def _rejected(self, detail: str) -> None:
+        """Count bytes thrown away as a garbled line."""
+        self.stats.garbled += 1
+        self._rejected_run += 1
+        self._noise = True
+        (log.warning if self._rejected_run == 1 else log.debug)(
+            "hub %s: %s", self.name, LINES_REJECTED.format(detail=detail))
 
     def _handle_line(self, line: bytes) -> None:
         self.stats.lines += 1
@@ -394,6 +410,12 @@ class SerialHub:
                     log.info("hub %s: %s", self.name, LINES_GOOD_AGAIN.format(count=self._rejected_run))
                 self._rejected_run = 0
             self._handle(message)
+            if self._noise and self._clock() - self._last_noise_query >= QUERY_AFTER_NOISE_EVERY:
+                # A line lost to the noise may have been a TAG or a GONE: ask the hub for every pad's state.
+                # The resync that follows taps what is new and lifts what went, and repeats nothing.
+                self._noise = False
+                self._last_noise_query = self._clock()
+                self._query()
         except HubProtocolError as exc:
             reason = getattr(exc, "reason", "garbled")
             if reason == "checksum":
@@ -403,6 +425,7 @@ class SerialHub:
             else:
                 self.stats.garbled += 1
             self._rejected_run += 1
+            self._noise = True
             # Logged when lines start going bad (a wrong baud rate garbles every one), not for each.
             if self._rejected_run == 1:
                 log.warning("hub %s: %s", self.name, LINES_REJECTED.format(detail=exc))
@@ -449,10 +472,11 @@ class SerialHub:
             self.hello = None
             self._set_health(False, WRONG_PROTOCOL.format(theirs=version, ours=PROTOCOL_VERSION))
             return
+        again = self.hello is not None  # a resync asked for on the same connection, not a (re)start
         self.hello = HubHello(version, readers, fields[2])
         self._sync = _Sync()
         self._synced.clear()
-        log.info("hub %s: %s", self.name, self._online_detail())
+        (log.debug if again else log.info)("hub %s: %s", self.name, self._online_detail())
         self._set_health(True, self._online_detail())
 
     def _online_detail(self) -> str:
@@ -580,14 +604,17 @@ class SimulatedHub:
         info.description = "Touchline RFID hub (simulated)"
         return [info]
 
-    def place(self, reader: int, uid: bytes | str) -> None:
-        """Put a card with this UID on reader ``reader`` (1-based)."""
+    def place(self, reader: int, uid: bytes | str, garbled: bool = False) -> None:
+        """Put a card with this UID on reader ``reader`` (1-based); ``garbled``: its TAG line is damaged on the way."""
         text = uid.hex().upper() if isinstance(uid, bytes) else uid.replace("-", "").replace(":", "").upper()
         self._check_reader(reader)
         with self._lock:
             self._cards[reader] = text
             if reader not in self._down:
-                self._send("TAG", reader, text)
+                line = bytearray(encode_line("TAG", reader, text))
+                if garbled:
+                    line[5] ^= 0x01  # one flipped bit in the reader number: the checksum no longer matches
+                self._write(bytes(line))
 
     def lift(self, reader: int) -> None:
         """Take the card off reader ``reader``."""

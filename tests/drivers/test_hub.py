@@ -54,6 +54,7 @@ def hub(
     )
     driver.start()
     health_log.wait_for(lambda h: any(r.online for r in h), "the hub to come online")
+    assert driver.wait_for_sync(WAIT), "the hub's state list after its hello"  # nothing left in flight
     yield driver
     driver.close()
 
@@ -359,3 +360,45 @@ def test_a_failing_callback_does_not_stop_the_hub(
         assert driver.present() == {"hub:1": UID7_PRINTED, "hub:2": "DE-AD-BE-EF"}
     finally:
         driver.close()
+
+
+# --- line noise: a burst without a line end must not swallow the tap after it ----------------------------------------
+
+NOISE_BURSTS = [
+    b"\x00\xff\xfe",  # a glitch when a motor or a relay switches nearby
+    b"garbage at the wrong baud rate",
+    b"$TAG,1,04A1",  # half a line, its end lost
+    b"\x80" * 200,  # longer than any line
+    b"$$**$",
+]
+
+
+@pytest.mark.parametrize("noise", NOISE_BURSTS)
+def test_a_tap_right_after_line_noise_arrives(hub: SerialHub, plugged: SimulatedHub, reading_log: ReadingLog,
+                                              noise: bytes) -> None:
+    plugged.send_raw(noise)  # no line end: the next line starts in the middle of the noise
+    plugged.place(2, UID7)
+    assert reading_log.wait_count(1) == [TagReading("tap", "hub:2", UID7_PRINTED)]
+    assert hub.stats.rejected >= 1, "the noise itself is counted, not acted on"
+
+
+def test_after_noise_the_driver_asks_the_hub_for_its_pads_and_gets_a_tap_lost_in_it(
+    hub: SerialHub, plugged: SimulatedHub, reading_log: ReadingLog
+) -> None:
+    plugged.place(1, UID7, garbled=True)  # the hub sent its TAG line, but the cable flipped a bit of it
+    plugged.beat()  # the next good line
+    assert reading_log.wait_count(1) == [TagReading("tap", "hub:1", UID7_PRINTED)]
+    assert hub.stats.bad_checksum + hub.stats.garbled >= 1
+    assert encode_line(hubmod.QUERY) in plugged.received[1:], "a QUERY after the noise, besides the one at opening"
+
+
+def test_a_wrong_baud_rate_does_not_flood_the_hub_with_queries(
+    hub: SerialHub, plugged: SimulatedHub, reading_log: ReadingLog
+) -> None:
+    for _ in range(30):
+        plugged.send_raw(b"\xf0\x0f garbage \x80\r\n")
+        plugged.beat()
+    plugged.place(1, UID7)
+    reading_log.wait_count(1)
+    queries = [line for line in plugged.received if line == encode_line(hubmod.QUERY)]
+    assert len(queries) <= 3, f"{len(queries)} queries for 30 bursts within a second"
