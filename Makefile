@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml scripts/bootstrap.sh | cksum | cut -d' ' -f1)
 
-.PHONY: run test bench venv browser clean
+.PHONY: run test bench venv browser clean pi-check
 
 venv: $(STAMP)
 
@@ -25,6 +25,11 @@ test: $(STAMP) browser
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# Opt-in, not part of `make test`: installs Touchline in emulated Debian Bookworm arm64 and armhf userlands
+# (systemd/pi-check.sh; needs root, mmdebstrap, qemu-user-static and binfmt-support) and fetches the page.
+pi-check:
+	bash systemd/pi-check.sh $(PI_CHECK_ARCHS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts

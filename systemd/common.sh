@@ -11,7 +11,13 @@ UNIT_DIR=/etc/systemd/system
 UNIT=touchline.service
 SERVICE_USER=touchline
 DEVICE_GROUPS=(spi i2c gpio dialout)
+# Loaded at boot, before the service starts: the bus drivers and the USB serial drivers a hub needs.
+BOOT_MODULES=(i2c-dev spidev cdc_acm usbserial)
+I2C_BAUDRATE=400000
+# What the installer takes from Debian: Python's venv, and the compiled modules PyPI has no wheel of everywhere.
+APT_PACKAGES=(python3-venv python3-pil python3-spidev python3-smbus2 python3-cbor2 i2c-tools rsync)
 DRY_RUN=0
+NO_SYSTEMD=0
 
 say() {
     printf '%s\n' "$*"

@@ -87,7 +87,79 @@ def test_the_sandbox_is_strict_but_lets_the_table_reach_its_buses() -> None:
     assert "PrivateDevices" not in settings  # it would hide /dev/spidev* and the rest
 
 
-@pytest.mark.parametrize("script", ["install.sh", "uninstall.sh", "common.sh"])
+def test_the_table_starts_without_waiting_for_a_network() -> None:
+    settings = unit_settings(UNIT.read_text())
+    named = " ".join(settings.get("After", []) + settings.get("Wants", []) + settings.get("Requires", []))
+    assert "network-online.target" not in named and "network.target" not in named
+
+
+def bytes_of(size: str) -> int:
+    """A systemd size such as 256M in bytes."""
+    units = {"K": 1024, "M": 1024**2, "G": 1024**3}
+    return int(size[:-1]) * units[size[-1]] if size[-1] in units else int(size)
+
+
+def test_the_service_has_a_memory_ceiling_a_zero_2_w_can_afford_and_room_for_many_connections() -> None:
+    settings = unit_settings(UNIT.read_text())
+    high, ceiling = bytes_of(settings["MemoryHigh"][0]), bytes_of(settings["MemoryMax"][0])
+    assert 128 * 1024**2 <= high < ceiling <= 384 * 1024**2, "well above the ~70 MB the table uses, well below 512 MB"
+    assert int(settings["LimitNOFILE"][0]) >= 8192, "the default soft limit of 1,024 files runs out under many clients"
+
+
+# /proc/devices names of the unit's DeviceAllow= groups, and the kernel module that registers each.
+DEVICE_GROUP_MODULES = {"char-spi": "spidev", "char-i2c": "i2c-dev", "char-ttyACM": "cdc_acm", "char-ttyUSB": "usbserial",
+                        "char-gpiochip": None}  # gpiolib is built into every Raspberry Pi OS kernel
+
+
+def test_every_device_the_unit_allows_is_registered_before_the_service_starts(tmp_path: Path) -> None:
+    # DeviceAllow=char-ttyACM is looked up in /proc/devices when the service starts: a hub plugged in later loads
+    # cdc_acm too late, and its port could never be opened. The installer loads every such module at boot.
+    allowed = {v.split()[0] for v in unit_settings(UNIT.read_text())["DeviceAllow"]}
+    assert allowed == set(DEVICE_GROUP_MODULES)
+    lines = dry_run("--model", "pi4", "--boot-config", str(tmp_path / "config.txt"))
+    written = next(line for line in lines if "/etc/modules-load.d/touchline.conf" in line)
+    loaded = set(written.split("'")[1].split())
+    assert {m for m in DEVICE_GROUP_MODULES.values() if m} <= loaded
+    for module in loaded:
+        assert f"+ modprobe {module}" in lines
+    # Default dependencies order the service after sysinit.target, which runs systemd-modules-load.service.
+    assert "DefaultDependencies" not in unit_settings(UNIT.read_text())
+
+
+def test_a_modules_file_from_an_older_install_is_brought_up_to_date(tmp_path: Path) -> None:
+    lines = dry_run("--model", "pi4", "--boot-config", str(tmp_path / "config.txt"))
+    assert "+ write 'i2c-dev spidev cdc_acm usbserial' to /etc/modules-load.d/touchline.conf" in lines
+
+
+def test_lgpio_gets_a_directory_it_may_write() -> None:
+    settings = unit_settings(UNIT.read_text())
+    assert "LG_WD=/run/touchline" in " ".join(settings["Environment"])
+    assert settings["RuntimeDirectory"] == ["touchline"]
+
+
+def test_the_installer_sets_i2c_to_400_khz_and_builds_nothing(tmp_path: Path) -> None:
+    lines = dry_run("--model", "zero2w", "--boot-config", str(tmp_path / "config.txt"))
+    assert f"+ append 'dtparam=i2c_arm_baudrate=400000' to {tmp_path / 'config.txt'}" in lines
+    apt = next(line for line in lines if line.startswith("+ apt-get install") and "python3-venv" in line)
+    for package in ("python3-pil", "python3-spidev", "python3-smbus2", "python3-cbor2"):
+        assert package in apt, "compiled modules come from Debian, so 32-bit Raspberry Pi OS needs no compiler"
+    assert "python3-dev" not in apt
+    assert any("python3 -m venv --system-site-packages" in line for line in lines)
+    constraints = (SYSTEMD / "pi-constraints.txt").read_text().split()
+    assert "cbor2<6" in constraints and "pillow<10" in constraints
+    packages = [line for line in lines if " -m pip install " in line and "--upgrade pip" not in line and "mfrc522" not in line]
+    assert packages and all("--constraint" in line for line in packages)
+
+
+def test_the_project_accepts_debian_bookworms_pillow() -> None:
+    from packaging.requirements import Requirement
+
+    pillow = next(Requirement(r) for r in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+                  if r.lower().startswith("pillow"))
+    assert pillow.specifier.contains("9.4.0"), "python3-pil in Bookworm is 9.4"
+
+
+@pytest.mark.parametrize("script", ["install.sh", "uninstall.sh", "common.sh", "pi-check.sh"])
 def test_the_scripts_pass_shellcheck(script: str) -> None:
     result = subprocess.run([str(SHELLCHECK), "-x", f"systemd/{script}"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout
@@ -112,8 +184,8 @@ def test_a_pi_5_gets_rpi_lgpio_and_never_rpi_gpio() -> None:
 
 def test_the_installer_pins_the_same_pi_packages_as_the_project() -> None:
     extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["pi"]
-    pip_line = next(line for line in dry_run("--model", "pi4") if "rpi-lgpio" in line)
-    printed = pip_line.replace("\\", "").split()  # the dry run quotes like the shell: rpi-lgpio\>=0.6
+    pip_lines = " ".join(line for line in dry_run("--model", "pi4") if " -m pip install " in line)
+    printed = pip_lines.replace("\\", "").split()  # the dry run quotes like the shell: rpi-lgpio\>=0.6
     assert set(extra) <= set(printed)
 
 
@@ -130,7 +202,7 @@ def test_spi_with_three_selects_and_i2c_are_enabled_then_a_reboot_is_asked(tmp_p
 
 def test_with_spi_and_i2c_already_on_the_service_starts_at_once(tmp_path: Path) -> None:
     config = tmp_path / "config.txt"
-    config.write_text("dtparam=spi=on\ndtparam=i2c_arm=on\ndtoverlay=spi1-3cs\n")
+    config.write_text("dtparam=spi=on\ndtparam=i2c_arm=on\ndtoverlay=spi1-3cs\ndtparam=i2c_arm_baudrate=400000\n")
     lines = dry_run("--model", "zero2w", "--boot-config", str(config))
     assert not any(line.startswith("+ append") for line in lines)
     assert "+ systemctl enable --now touchline.service" in lines
@@ -180,8 +252,8 @@ def test_the_bus_settings_go_under_all_models_and_i2c_dev_is_loaded(tmp_path: Pa
     lines = dry_run("--model", "pi5", "--boot-config", str(config))
     appended = [line for line in lines if line.startswith("+ append")]
     assert appended[0] == f"+ append '[all]' to {config}"
-    assert len(appended) == 4
-    assert "+ write 'i2c-dev' to /etc/modules-load.d/touchline.conf" in lines
+    assert len(appended) == 5
+    assert "+ write 'i2c-dev spidev cdc_acm usbserial' to /etc/modules-load.d/touchline.conf" in lines
     ending_in_all = tmp_path / "all.txt"
     ending_in_all.write_text("[cm5]\ndtoverlay=dwc2\n[all]\n")
     assert not any("'[all]'" in line for line in dry_run("--model", "pi4", "--boot-config", str(ending_in_all)))
