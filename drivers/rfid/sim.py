@@ -978,8 +978,8 @@ class SimRig:
             chip = self.chips.get((bus, device))
             if chip is None:
                 chip = self.chips[(bus, device)] = SimMfrc522(self.clock, bus, device, rst_pin)
-            elif rst_pin is not None and chip.rst_pin is None:
-                chip.rst_pin = rst_pin
+            elif rst_pin is not None and chip.rst_pin != rst_pin:
+                chip.rst_pin = rst_pin  # the table file opening it says how it is wired
             else:
                 return chip
         if rst_pin is not None:
