@@ -77,6 +77,7 @@ TOO_MANY_CLUBS: Final = "The table already has {count} clubs; the game takes at 
 UNKNOWN_CARD: Final = 'There is no card "{card}" in the deck {profile}.'
 WRONG_KIND: Final = "{name} is a {kind} card, not a {wanted} card."
 CARD_TAKEN: Final = "{name} already belongs to Seat {seat}."
+CARD_DISCARDED: Final = "{name} was sold and lies on the discard pile: it cannot be hired again."
 CARD_NOT_OWNED: Final = "Seat {seat} does not have {name}."
 WRONG_STAGE: Final = "Seat {seat} cannot {what} now: it is {stage}, {expected}."
 NOT_YOUR_TURN: Final = "Seat {seat} cannot {what}: it is Seat {turn}'s turn ({day})."
@@ -85,6 +86,9 @@ ALREADY_ACTED: Final = "Seat {seat} has already taken its action this {day}; onl
 NO_FREE_ACTION: Final = "Seat {seat} has already taken its free action this {day}."
 FREE_ACTION_CARD_ONLY: Final = "A free action can only be a card's or token's action."
 CARD_EXHAUSTED: Final = "{name} is exhausted: its action can be used once per round."
+ABILITY_USED: Final = "{name}'s ability has already been used at {moment}."
+NO_ABILITY_NOW: Final = "{name} has no ability a club may use at {moment}."
+FINISH_ABILITIES: Final = "Seat {seat} must first use or pass its abilities at {moment}."
 CARD_HAS_NO_ACTION: Final = "{name} has no action to use."
 CARD_UNAVAILABLE: Final = "{name} cannot be used while it is injured or suspended."
 SETUP_DIRECTORS: Final = "Seat {seat} must keep exactly {count} different Director cards."
@@ -93,8 +97,11 @@ SETUP_MARKERS: Final = (
     "Seat {seat}'s jersey markers must name each numbered marker ({known}) once, showing \"attack\" or \"defence\"."
 )
 SETUP_MARKERS_HALF: Final = (
-    "At the beginning of the game exactly {half} jersey markers show attack and {half} defence; Seat {seat} "
-    "places {attack} attack and {defence} defence: flip a plain marker."
+    "At the beginning of the game exactly {attack} jersey markers show attack and {defence} defence; Seat {seat} "
+    "places {placed_attack} attack and {placed_defence} defence: flip a plain marker."
+)
+SETUP_MARKERS_CARD: Final = (
+    "Jersey marker {jersey} must show {style}, as {name} shows: the starting cards' markers show their symbols."
 )
 SETUP_SAME_JERSEY: Final = (
     "{veteran} and {youngster} both wear number {jersey}: discard the Youngster and draw another one."
@@ -131,8 +138,10 @@ LINEUP_MARKER_SIDE: Final = (
 LINEUP_BLANK_SIDE: Final = 'Say which side each blank jersey marker shows ("attack" or "defence").'
 LINEUP_MARKER_UNSEEN: Final = 'Say which side jersey marker {jersey} shows ("attack" or "defence"): this is its first match.'
 LINEUP_SETUP_SIDES: Final = (
-    "At the start of the game the {total} numbered jersey markers show exactly {half} attack and {half} defence; "
-    "this lineup has {attack} attack and {defence} defence: place the plain markers as they were set up."
+    "At the beginning of the game the numbered jersey markers show exactly {attack} attack and {defence} defence, "
+    "and a plain marker never flips: with this lineup {shown_attack} show attack and {shown_defence} defence "
+    "(the starting cards' markers and the plain ones no card has flipped yet). Place the plain markers as they "
+    "were set up."
 )
 LINEUP_JERSEY_UNKNOWN: Final = "There is no jersey marker number {jersey}; numbered markers are {known} (use no number for a blank one)."
 LINEUP_BLANKS: Final = "The club has only {have} blank jersey markers; the lineup uses {count}."
@@ -140,6 +149,7 @@ STANDS_LIMIT: Final = "Seat {seat} has {stands} Stands; it cannot put {count} Fa
 ALREADY_LINED_UP: Final = "Seat {seat} has already set its lineup this Matchday."
 NO_LINEUP: Final = "Seat {seat} must set its lineup first."
 ALREADY_PLAYED: Final = "Seat {seat} has already played its match this week."
+AFTER_MATCH_OVER: Final = "Seat {seat} has rolled its Match consequence: the moment after the match is over."
 TACTIC_ONE: Final = "Seat {seat} has already played a Tactic card this match."
 SUSPENSION_CHOICE: Final = "Seat {seat} must name {count} Staff or Player card(s) for the Suspension tokens, one for each missing €."
 OBJECTIVE_PERFECT: Final = "An Objective fulfilled perfectly is also fulfilled."

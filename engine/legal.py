@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from engine.cards import STATS, ZONES, PlayerCard, Profile
+from engine.cards import STATS, STYLES, ZONES, Profile
 from engine.errors import EngineError
 from engine.rules import apply
 from engine.rules.common import owner_of
@@ -16,7 +16,7 @@ from engine.state import Club, State
 
 
 def _free(profile: Profile, state: State, kind: str) -> list[str]:
-    taken: set[str] = set()
+    taken: set[str] = set(state.discarded)
     for c in state.clubs:
         taken.update(c.megaphones)
     return [c.id for c in profile.cards_of(kind) if c.id not in taken and owner_of(state, c.id) is None]
@@ -27,70 +27,110 @@ def _used_board_cards(state: State) -> set[str]:
 
 
 def auto_lineup(profile: Profile, club: Club) -> dict[str, Any]:
-    """A legal lineup event for the club: its fit cards where they may play, blank-card jerseys filling the rest."""
+    """A legal lineup event for the club: its strongest fit footballers (one per number, as many as its Fitness
+    pays for) in their own sections, attackers as far forward and defenders as far back as their cards allow; the
+    other slots take plain jersey markers, each numbered one as it shows (a marker never seen yet on a side the
+    setup's half attack, half defence still allows), attackers up front and defenders behind, blanks last."""
     pitch = profile.board.pitch
     caps = dict(pitch.section_max)
-    want = dict(pitch.start_sections)
-    per_zone: dict[str, int] = {z: 0 for z in ZONES}
-    per_section: dict[str, int] = {s: 0 for s in caps}
-    used_numbers: set[int] = set()
-    blocked: set[int] = set()
+    zones = {s: [f"{s}_{side}" for side in ("centre", "left", "right")] for s in caps}
+    room = {s: min(caps[s], sum(pitch.capacity(z) for z in zones[s])) for s in caps}
+    per_zone = {z: 0 for z in ZONES}
     placed: list[dict[str, Any]] = []
-    fit: set[int] = set()
-    for h in club.players:
-        side = profile.cards[h.id].side(h.trained)  # type: ignore[union-attr]
-        (blocked if h.unavailable else fit).add(side.jersey)
-    blocked -= fit
-    for h in club.players:
-        card: PlayerCard = profile.cards[h.id]  # type: ignore[assignment]
-        side = card.side(h.trained)
-        if h.unavailable or side.jersey in used_numbers or len(placed) >= min(pitch.on_pitch, club.res[3]):
-            continue
-        if side.jersey not in pitch.jerseys and sum(1 for p in placed if p["jersey"] is None) >= pitch.blank_jerseys:
-            continue
-        for section in side.sections:
-            if per_section[section] >= min(caps[section], want.get(section, caps[section]) + 1):
-                continue
-            zone = next((f"{section}_{s}" for s in ("centre", "left", "right") if per_zone[f"{section}_{s}"] < pitch.capacity(f"{section}_{s}")), None)
-            if zone is None:
-                continue
-            jersey = side.jersey if side.jersey in pitch.jerseys else None
-            placed.append({"zone": zone, "jersey": jersey, "card": h.id, "style": side.style})
-            per_zone[zone] += 1
-            per_section[section] += 1
-            if jersey is not None:
-                used_numbers.add(jersey)
-            break
-    numbers = [n for n in pitch.jerseys if n not in used_numbers and n not in blocked]
-    blanks = pitch.blank_jerseys + len(blocked) - sum(1 for p in placed if p["jersey"] is None)
-    order = [s for s, _ in pitch.start_sections] + list(caps)
-    while len(placed) < pitch.on_pitch:
-        section = min(order, key=lambda s: (per_section[s] - want.get(s, 0), order.index(s)))
-        if per_section[section] >= caps[section]:
-            section = next(s for s in order if per_section[s] < caps[s])
-        zone = next((f"{section}_{s}" for s in ("centre", "left", "right") if per_zone[f"{section}_{s}"] < pitch.capacity(f"{section}_{s}")), None)
-        if zone is None:
-            order.remove(section)
-            continue
-        if numbers:
-            jersey: int | None = numbers.pop(0)
-        elif blanks > 0:
-            jersey, blanks = None, blanks - 1
-        else:
-            break
-        style = "defence" if section == "def" or (section == "mid" and per_section[section] % 2 == 0) else "attack"
-        if jersey is not None:
-            style = club.marker_side(jersey) or style  # a plain marker cannot be flipped
-        placed.append({"zone": zone, "jersey": jersey, "card": None, "style": style})
+
+    def put(section: str, jersey: int | None, card: str | None, style: str) -> None:
+        zone = next(z for z in zones[section] if per_zone[z] < pitch.capacity(z))
         per_zone[zone] += 1
-        per_section[section] += 1
+        placed.append({"zone": zone, "jersey": jersey, "card": card, "style": style})
+
+    def free(section: str) -> int:
+        return room[section] - sum(1 for p in placed if p["zone"].startswith(section + "_"))
+
+    sides = {h.id: profile.cards[h.id].side(h.trained) for h in club.players}  # type: ignore[union-attr]
+    fit = {sides[h.id].jersey for h in club.players if not h.unavailable}
+    blocked = {sides[h.id].jersey for h in club.players if h.unavailable} - fit
+    blanks = pitch.blank_jerseys + len(blocked)
+    # the strongest fit card of each number, strongest first, as many as Fitness pays for
+    best: dict[int, Any] = {}
+    for h in club.players:
+        side = sides[h.id]
+        strength = side.strength + h.strength_perm + h.strength_temp
+        if not h.unavailable and (side.jersey not in best or strength > best[side.jersey][0]):
+            best[side.jersey] = (strength, h.id, side)
+    chosen = sorted(best.values(), key=lambda x: (-x[0], x[1]))[: max(0, min(pitch.on_pitch, club.res[3]))]
+    order = {"attack": ("fwd", "mid", "def"), "defence": ("def", "mid", "fwd")}
+    # the least flexible cards first, so a card that plays in one section keeps its place
+    for _, card_id, side in sorted(chosen, key=lambda x: (len(x[2].sections), -x[0], x[1])):
+        jersey = side.jersey if side.jersey in pitch.jerseys else None
+        if jersey is None and blanks <= 0:
+            continue
+        section = next((s for s in order[side.style] if s in side.sections and free(s) > 0), None)
+        if section is None:
+            continue
+        if jersey is None:
+            blanks -= 1
+        put(section, jersey, card_id, side.style)
+    # the plain markers: numbered ones not used by a card (and not of a number that cannot play), then blanks
+    used = {p["jersey"] for p in placed if p["jersey"] is not None}
+    setup = dict(pitch.start_styles)
+    budget = {style: setup.get(style, 0) - sum(1 for _, s in club.markers_setup if s == style) for style in STYLES}
+    known = {n for n, _ in club.markers_setup}
+    numbered = [n for n in pitch.jerseys if n not in used and n not in blocked]
+    # how many slots each section still takes: the setup's formation, grown where cards stand, within the caps
+    want = dict(pitch.start_sections)
+    target = {s: max(want.get(s, 0), room[s] - free(s)) for s in caps}
+    while sum(target.values()) > pitch.on_pitch:
+        s = max(caps, key=lambda s: (target[s] - (room[s] - free(s)), s == "mid"))
+        target[s] -= 1
+    for s in ("mid", "def", "fwd"):
+        while sum(target.values()) < pitch.on_pitch and target[s] < room[s]:
+            target[s] += 1
+    wanted = {"def": "defence", "fwd": "attack", "mid": None}
+    for section in ("def", "fwd", "mid"):
+        style_wanted = wanted[section]
+        for _ in range(target[section] - (room[section] - free(section))):
+            pick = _plain_pick(club, numbered, known, budget, style_wanted)
+            if pick is None:
+                if blanks <= 0:
+                    break
+                blanks -= 1
+                put(section, None, None, style_wanted or ("attack" if budget["attack"] >= budget["defence"] else "defence"))
+                continue
+            number, style = pick
+            numbered.remove(number)
+            put(section, number, None, style)
     return {"type": "lineup", "seat": club.seat, "players": placed, "stands": 0}
+
+
+def _plain_pick(club: Club, numbered: list[int], known: set[int], budget: dict[str, int], style: str | None) -> tuple[int, str] | None:
+    """The numbered plain marker that best shows `style` (any side for None): one showing it, else one never seen
+    (turned to it while the setup's count allows), else any; the setup budget is spent for a marker never seen."""
+    def shows(n: int) -> str | None:
+        return club.marker_side(n)
+
+    unseen = [n for n in numbered if shows(n) is None and n not in known]
+    if style is not None:
+        same = [n for n in numbered if shows(n) == style]
+        if same:
+            return same[0], style
+        if unseen and budget[style] > 0:
+            budget[style] -= 1
+            return unseen[0], style
+    if unseen:
+        side = style if style is not None and budget[style] > 0 else max(budget, key=lambda k: budget[k])
+        budget[side] -= 1
+        return unseen[0], side
+    rest = [n for n in numbered if shows(n) is not None]
+    if rest:
+        return rest[0], str(shows(rest[0]))
+    return None
 
 
 def candidates(profile: Profile, state: State) -> list[dict[str, Any]]:
     """Events worth trying now (some may still be refused)."""
     out: list[dict[str, Any]] = []
     board = profile.board
+    offered_to: set[int] = set()
     for need in state.awaiting:
         seat, what = need["seat"], need["need"]
         if what == "keep_or_reroll":
@@ -128,6 +168,11 @@ def candidates(profile: Profile, state: State) -> list[dict[str, Any]]:
             out.extend({"type": "objective_result", "seat": seat, "result": r} for r in ("missed", "fulfilled", "perfect"))
         elif what == "first_player":
             out.extend({"type": "first_player", "seat": c.seat} for c in state.clubs)
+        elif what == "abilities":
+            out.append({"type": "pass", "seat": seat})
+        if isinstance(seat, int) and what != "action" and seat not in offered_to:
+            offered_to.add(seat)
+            out.extend(_offers(profile, state, seat))
     _ = board
     return out
 
@@ -151,6 +196,15 @@ def _actions(profile: Profile, state: State, seat: int) -> list[dict[str, Any]]:
         out.append({"type": "office", "seat": seat})
         out.extend({"type": "potential", "seat": seat, "stat": s} for s in STATS)
     return out
+
+
+def _offers(profile: Profile, state: State, seat: int) -> list[dict[str, Any]]:
+    """A ``use_card`` for each optional ability the club may use now (a choice aimed at its first footballer)."""
+    from engine.views import may_use
+
+    club = state.club(seat)
+    pick = [club.players[0].id] if club is not None and club.players else []
+    return [{"type": "use_card", "seat": seat, "card": m["card"], "targets": pick} for m in may_use(profile, state, seat)]
 
 
 def legal_events(profile: Profile, state: State) -> list[dict[str, Any]]:

@@ -112,8 +112,11 @@ class Club(NamedTuple):
     suspended: tuple[tuple[str, int], ...] = ()
     # the side ("attack"/"defence") each numbered jersey marker shows, once known: only a card flips it
     markers: tuple[tuple[int, str], ...] = ()
-    # numbers whose side is only assumed (a starting card's marker, shown as its card) until the table's first lineup
-    markers_assumed: tuple[int, ...] = ()
+    # the sides numbered jersey markers were set up on, as far as they are known (the starting cards' markers, the
+    # sides the table stated, and each marker fielded plain before any card flipped it): at most half of each
+    markers_setup: tuple[tuple[int, str], ...] = ()
+    # optional abilities used this round at a moment that does not exhaust the card ("<card>@<timing>")
+    used: tuple[str, ...] = ()
 
     def held(self, card_id: str) -> Held | None:
         """The footballer or Staff card with that id, when the club has it."""
@@ -158,7 +161,7 @@ class Team(NamedTuple):
 class Pending(NamedTuple):
     """Something the engine waits for before the game can go on (a roll, a choice)."""
 
-    need: str  # "roll", "keep_or_reroll" or "suspensions"
+    need: str  # "roll", "keep_or_reroll", "suspensions" or "abilities" (purpose: the moment's timing)
     seat: int | None
     purpose: str = ""  # board_meeting, potential, match_consequence, injury, opponent_die
     die: str = "d6"
@@ -185,6 +188,8 @@ class Pending(NamedTuple):
                 out["card"] = None if source.startswith("@") else source
                 if source.startswith("@"):
                     out["table"] = source[1:].split(":")[0]
+        elif self.need == "abilities":
+            out["timing"] = self.purpose
         else:
             out["count"] = self.count
         return out
@@ -202,6 +207,7 @@ class State(NamedTuple):
     teams: tuple[Team, ...] = ()
     pending: tuple[Pending, ...] = ()
     events: int = 0  # events applied so far
+    discarded: tuple[str, ...] = ()  # footballer cards sold: on the discard pile, never hired again
 
     def club(self, seat: int) -> Club | None:
         """The club at a seat, or None."""
@@ -241,6 +247,7 @@ class State(NamedTuple):
             teams=tuple(Team(**t) for t in data["teams"]),
             pending=tuple(Pending(**p) for p in data["pending"]),
             events=data["events"],
+            discarded=tuple(data.get("discarded", ())),
         )
 
 
@@ -272,7 +279,8 @@ def _club(d: dict[str, Any]) -> Club:
     out["mods"] = tuple((a, b) for a, b in d["mods"])
     out["suspended"] = tuple((a, b) for a, b in d.get("suspended", ()))
     out["markers"] = tuple((a, b) for a, b in d.get("markers", ()))
-    out["markers_assumed"] = tuple(d.get("markers_assumed", ()))
+    out["markers_setup"] = tuple((a, b) for a, b in d.get("markers_setup", ()))
+    out["used"] = tuple(d.get("used", ()))
     for name in ("directors", "exhausted", "infrastructure", "adboards", "megaphones", "tactics", "opponents"):
         out[name] = tuple(d[name])
     return Club(**out)

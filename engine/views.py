@@ -40,7 +40,7 @@ def awaiting(state: State) -> tuple[dict[str, Any], ...]:
                 out.append({"seat": c.seat, "need": "lineup"})
             elif c.result is None:
                 out.append({"seat": c.seat, "need": "kickoff"})
-    elif stage == "final_scoring":
+    elif stage == "final_scoring" and not any(p.need == "abilities" for p in state.pending):
         for c in state.clubs:
             if c.objective_result is None:
                 out.append({"seat": c.seat, "need": "objective_result", "card": c.objective})
@@ -91,6 +91,37 @@ SECRETS: Final = ("objective", "opponent")
 UNKNOWN_VIEWER: Final = 'A view is for "all", "table" or a seat number, not {viewer!r}.'
 
 
+def may_use(profile: Profile, state: State, seat: int) -> list[dict[str, Any]]:
+    """The optional abilities a club may use now with ``use_card`` (outside its Tuesday–Thursday actions)."""
+    from engine.rules.actions import offered
+    from engine.rules.common import Tx
+
+    club = state.club(seat)
+    if club is None:
+        return []
+    tx = Tx(profile, state, {})
+    return [
+        {"card": card_id, "name": tx.name(card_id) if card_id in profile.cards else profile.board.infrastructure_kind(card_id).name,
+         "timing": ability.timing, "cost": dict(ability.cost), "text": ability.text}
+        for card_id, ability in offered(tx, club)
+    ]
+
+
+def _with_offers(profile: Profile, state: State) -> list[dict[str, Any]]:
+    """`awaiting`, each need of a seat carrying the abilities the club may use now (``may_use``) when it has any."""
+    out = []
+    offers: dict[int, list[dict[str, Any]]] = {}
+    for need in awaiting(state):
+        seat = need.get("seat")
+        if isinstance(seat, int):
+            if seat not in offers:
+                offers[seat] = may_use(profile, state, seat)
+            if offers[seat]:
+                need = {**need, "may_use": offers[seat]}
+        out.append(need)
+    return out
+
+
 def _hidden(state: State, club: Club, viewer: int | str) -> tuple[str, ...]:
     """The secret fields of a club the viewer may not see."""
     if viewer == EVERYTHING:
@@ -115,6 +146,8 @@ def _infrastructure_view(profile: Profile, club: Club) -> list[dict[str, Any]]:
 
 
 def _club_view(profile: Profile, state: State, club: Club, viewer: int | str = EVERYTHING) -> dict[str, Any]:
+    from engine.rules.match import unseen_marker_sides
+
     cards = profile.cards
     board = profile.board
     players = []
@@ -157,6 +190,7 @@ def _club_view(profile: Profile, state: State, club: Club, viewer: int | str = E
                       {"zone": p.zone, "jersey": p.jersey, "card": p.card, "style": p.style} for p in club.lineup]},
         "acted": club.acted, "board_card": club.board_card,
         "markers": {str(n): side for n, side in club.markers},
+        "markers_unseen": {str(n): side for n, side in unseen_marker_sides(profile, club).items()},
     }
     hidden = _hidden(state, club, viewer)
     for name in hidden:
@@ -190,7 +224,8 @@ def view(profile: Profile, state: State, viewer: int | str = EVERYTHING) -> dict
     scores = final_scores(profile, state) if state.clubs else []
     return {
         "stage": state.stage, "stage_name": STAGE_NAMES.get(state.stage, state.stage), "week": state.week, "weeks": state.weeks,
-        "first_seat": state.first_seat or None, "turn": state.turn or None, "awaiting": list(awaiting(state)),
+        "first_seat": state.first_seat or None, "turn": state.turn or None, "awaiting": _with_offers(profile, state),
         "league": table, "clubs": [_club_view(profile, state, c, viewer) for c in state.clubs],
         "scores": scores, "final": scores if state.stage == "over" else None, "events": state.events,
+        "discarded": list(state.discarded),
     }

@@ -161,7 +161,7 @@ def play_week(rec: Recorder, week: int) -> None:
     while table.view()["stage"] in ("tuesday", "wednesday", "thursday"):
         rec.hold(f"seat{table.view()['turn']}.roll", None)
     for seat in SEATS:
-        rec.page(lineup_action(seat), f"Week {week}, Matchday: lineups from the page." if seat == 1 else None)
+        rec.page(lineup_action(seat, club(table, seat)["markers"]), f"Week {week}, Matchday: lineups from the page." if seat == 1 else None)
     for seat in SEATS:
         rec.tap("shared.opponent", opponents(seat)[week - 1], "The Opponent cards are turned over on the shared slot." if seat == 1 else None)
     for seat in SEATS:

@@ -43,8 +43,8 @@ def _names(items: list[dict[str, Any]]) -> list[dict[str, str]]:
 
 
 def _owned(game: dict[str, Any]) -> set[str]:
-    """Every card some club holds (the rest are still in the decks or the Transfer area)."""
-    out: set[str] = set()
+    """Every card some club holds or that was sold and discarded (the rest are still in the decks or the Transfer area)."""
+    out: set[str] = set(game.get("discarded", []))
     for c in game.get("clubs", []):
         out.update(p["id"] for p in c.get("players", []))
         out.update(s["id"] for s in c.get("staff", []))

@@ -68,6 +68,8 @@ def hire_from_row(tx: Tx, seat: int, row: str, card_id: Any, *, discount: int = 
     owner = owner_of(tx.state, card.id)
     if owner is not None:
         raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=owner.seat))
+    if card.id in tx.state.discarded:
+        raise E.NotAllowed(E.CARD_DISCARDED.format(name=card.name))
     club = tx.club(seat)
     if kind == "youngster" and all(owner_of(tx.state, y.id) for y in tx.profile.cards_of("youngster")):
         raise E.NotAllowed(E.YOUNGSTER_DECK_EMPTY)
@@ -118,6 +120,9 @@ def on_sell(tx: Tx) -> None:
         money, vp = money // 2, vp // 2
     club = evolve(club, players=tuple(h for h in club.players if h.id != card.id), vp_tokens=club.vp_tokens + vp)
     tx.put(with_res(club, "budget", money))
+    if card.kind != "youngster":
+        # "Discard a chosen Player card": it never comes back; a Youngster goes under the Youngster deck instead
+        tx.state = evolve(tx.state, discarded=tx.state.discarded + (card.id,))
     why = " (half, as the player is injured or suspended)" if held.unavailable else ""
     tx.say("sell", seat, f"Seat {seat} sells {card.name} for {money} € and {vp} VP token(s){why}.", card=card.id, budget=money, vp=vp)
     _done(tx, seat)
@@ -292,6 +297,9 @@ def on_use_card(tx: Tx) -> None:
 
         use_match_card(tx, seat, card_id)
         return
+    if tx.state.stage in MOMENT_STAGES:
+        use_moment_card(tx, seat, card_id)
+        return
     club = tx.club(seat)
     free = field(ev, "free", bool, "true when this is the free action", default=club.acted)
     club = _turn_check(tx, seat, "use a card", free=free)
@@ -329,9 +337,86 @@ def on_use_card(tx: Tx) -> None:
         _done(tx, seat)
 
 
+#: Stages whose moment lets a club use its optional abilities of the same timing (not exhausting the card).
+MOMENT_STAGES = ("monday", "end_of_round", "final_scoring")
+
+
+def offered(tx: Tx, club: Club) -> list[tuple[str, Ability]]:
+    """The optional abilities ("you may") the club can use now with ``use_card``, outside the Tuesday–Thursday
+    actions: Monday's on Monday, the match's on Matchday (after the lineup; after the match until the Match
+    consequence roll), the End of the round's and the Final scoring's while the engine waits for the club there.
+    Each card offers its first such ability the club can pay for (a footballer from the resources assigned to it)."""
+    stage = tx.state.stage
+    out: list[tuple[str, Ability]] = []
+    if stage == "matchday":
+        if club.lineup is None or club.consequence_done:
+            return out
+        timings: tuple[str, ...] = ("after_match",) if club.result is not None else ("before_match", "during_match")
+        sources = [(card_id, abilities, club.res) for card_id, abilities in flow.card_abilities(tx, club)]
+        for p in club.lineup:
+            held = club.held(p.card) if p.card else None
+            if held is not None and not held.unavailable:
+                sources.append((held.id, side_of(tx.profile, held).abilities, held.assigned))
+        for card_id, abilities, purse in sources:
+            if _is_exhausted(club, card_id):
+                continue
+            ability = next((a for a in abilities if a.optional and a.timing in timings
+                            and all(c <= h for c, h in zip(quad_of(a.cost_map), purse))), None)
+            if ability is not None:
+                out.append((card_id, ability))
+        return out
+    if stage not in MOMENT_STAGES:
+        return out
+    if stage != "monday" and not any(p.need == "abilities" and p.seat == club.seat for p in tx.state.pending):
+        return out
+    for card_id, abilities in flow.card_abilities(tx, club):
+        if f"{card_id}@{stage}" in club.used:
+            continue
+        ability = next((a for a in abilities if a.optional and a.timing == stage
+                        and all(c <= h for c, h in zip(quad_of(a.cost_map), club.res))), None)
+        if ability is not None:
+            out.append((card_id, ability))
+    return out
+
+
+def use_moment_card(tx: Tx, seat: int, card_id: str) -> None:
+    """Use an optional Monday, End of the round or Final scoring ability of a card (once per moment)."""
+    stage = tx.state.stage
+    club = tx.club(seat)
+    name = tx.name(card_id) if card_id in tx.profile.cards else card_id
+    if card_actions(tx, club, card_id) is None:
+        raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=seat, name=name))
+    if unavailable(club, card_id):
+        raise E.NotAllowed(E.CARD_UNAVAILABLE.format(name=name))
+    if stage != "monday" and not any(p.need == "abilities" and p.seat == seat for p in tx.state.pending):
+        raise E.WrongStage(E.WRONG_STAGE.format(seat=seat, what="use a card", stage=stage_name(tx.state), expected="and its abilities are used"))
+    if f"{card_id}@{stage}" in club.used:
+        raise E.NotAllowed(E.ABILITY_USED.format(name=name, moment=stage_name(tx.state)))
+    found = dict(flow.card_abilities(tx, club)).get(card_id, ())
+    abilities = [a for a in found if a.optional and a.timing == stage]
+    if not abilities:
+        raise E.NotAllowed(E.NO_ABILITY_NOW.format(name=name, moment=stage_name(tx.state)))
+    ability = abilities[0]
+    cost = quad_of(ability.cost_map)
+    club = pay(club, cost, f"use {name}")
+    tx.put(evolve(club, used=club.used + (f"{card_id}@{stage}",)))
+    tx.say("use_card", seat, f"Seat {seat} uses {name} (paying {describe_quad(cost)}).", card=card_id, free=False, cost=list(cost))
+    apply_effects(tx, ability.effects, Ctx(seat=seat, source=card_id, label=name, targets=event_targets(tx.event), roll=event_roll(tx.event)))
+    if stage != "monday" and not offered(tx, tx.club(seat)):
+        flow.close_window(tx, seat)
+    flow.advance(tx)
+
+
 def on_pass(tx: Tx) -> None:
-    """End the club's turn (without an action, or after it when a free action is left unused)."""
+    """End the club's turn (without an action, or after it when a free action is left unused); at the End of the
+    round or the Final scoring, use no more of the club's optional abilities there."""
     seat = seat_of(tx.event)
+    if any(p.need == "abilities" and p.seat == seat for p in tx.state.pending):
+        tx.club(seat)
+        tx.say("pass", seat, f"Seat {seat} uses no more abilities at {stage_name(tx.state)}.")
+        flow.close_window(tx, seat)
+        flow.advance(tx)
+        return
     _turn_check(tx, seat, "pass", free=True)
     tx.say("pass", seat, f"Seat {seat} passes.")
     flow.end_turn(tx, seat)

@@ -224,8 +224,7 @@ def flip_markers(club: Club, sides: dict[int, str]) -> Club:
     if not sides:
         return club
     kept = tuple(m for m in club.markers if m[0] not in sides)
-    assumed = tuple(n for n in club.markers_assumed if n not in sides)
-    return evolve(club, markers=tuple(sorted(kept + tuple(sides.items()))), markers_assumed=assumed)
+    return evolve(club, markers=tuple(sorted(kept + tuple(sides.items()))))
 
 
 def card_marker(profile: Profile, card_id: str, trained: bool = False) -> dict[int, str]:

@@ -168,13 +168,14 @@ def injure(tx: Tx, club: Club, held: Held, weeks: int, label: str) -> Club:
 
 
 def apply_abilities(tx: Tx, abilities: tuple[Ability, ...], timing: str, ctx: Ctx) -> None:
-    """Apply every costless ability of a timing; abilities with a cost are announced (the club may use them)."""
+    """Apply the abilities of a timing that happen by themselves: a card's immediate bonus, and at any other moment
+    the mandatory ones (``optional = false``). What a card says a club *may* do is offered instead (used with
+    ``use_card``), even when it costs nothing."""
     for ability in abilities:
-        if ability.timing != timing:
+        if ability.timing != timing or ability.cost:
             continue
-        if ability.cost:
-            continue
-        apply_effects(tx, ability.effects, ctx)
+        if timing == "immediate" or not ability.optional:
+            apply_effects(tx, ability.effects, ctx)
 
 
 def apply_effects(tx: Tx, effects: tuple[Effect, ...], ctx: Ctx) -> None:

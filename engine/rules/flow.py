@@ -98,16 +98,25 @@ def on_board_meeting(tx: Tx) -> None:
     tx.say("board_meeting_card", seat, f"Seat {seat}'s Board meeting: {card.name}. Roll the d6.", card=card.id)
 
 
+def _tally(tx: Tx, club: Club, card: BoardMeeting, face: int) -> tuple[dict[str, str], list[str]]:
+    """Each Director's vote on a face, and the decisions with the most votes among those the card shows (a vote
+    for a colour the card does not show counts for no decision)."""
+    votes = {d: tx.profile.cards[d].vote(face) for d in club.directors}
+    shown = [d.colour for d in card.decisions]
+    tally = Counter(c for c in votes.values() if c in shown)
+    top = max(tally.values(), default=0)
+    # no valid vote at all: every decision ties at none
+    leaders = [c for c in shown if tally[c] == top]
+    return votes, leaders
+
+
 def board_meeting_roll(tx: Tx, seat: int, value: int, targets: list[str] | None = None) -> None:
     """Each Director votes for the rolled result; the majority decision's effects apply; a tie is rerolled free."""
     club = tx.club(seat)
     card: BoardMeeting = tx.profile.cards[club.board_card]  # type: ignore[index,assignment]
-    votes = {d: tx.profile.cards[d].vote(value) for d in club.directors}
-    tally = Counter(votes.values())
-    top = max(tally.values())
-    leaders = [colour for colour, n in tally.items() if n == top]
+    votes, leaders = _tally(tx, club, card, value)
     names = {d: tx.name(d) for d in club.directors}
-    if len(leaders) > 1 and not _always_tied(tx, club):
+    if len(leaders) > 1 and not _always_tied(tx, club, card):
         tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
         tx.say(
             "board_meeting_tie", seat, f"Seat {seat} rolled {value}: the Directors' votes are tied ({', '.join(leaders)}). Reroll the d6 for free.",
@@ -115,27 +124,23 @@ def board_meeting_roll(tx: Tx, seat: int, value: int, targets: list[str] | None 
         )
         return
     # when no face of the die can break the tie, the first Director kept among those tied decides
-    colour = leaders[0] if len(leaders) == 1 else next(votes[d] for d in club.directors if votes[d] in leaders)
-    decision = card.decision(colour)
-    title = decision.title if decision else "no decision of that colour"
+    colour = leaders[0] if len(leaders) == 1 else next((votes[d] for d in club.directors if votes[d] in leaders), None)
+    decision = card.decision(colour) if colour else None
+    title = decision.title if decision else "no decision"
     vote_words = ", ".join(f"{names[d]} votes {c}" for d, c in votes.items())
+    won = f"the {colour} decision wins — {title}" if decision else "no decision gets a vote, so nothing happens"
     tx.say(
-        "board_meeting", seat, f"Seat {seat} rolled {value} at the Board meeting ({vote_words}): the {colour} decision wins — {title}.",
-        roll=value, votes=votes, decision=colour, title=title, card=card.id,
+        "board_meeting", seat, f"Seat {seat} rolled {value} at the Board meeting ({vote_words}): {won}.",
+        roll=value, votes=votes, decision=colour if decision else None, title=title, card=card.id,
     )
     tx.put(evolve(tx.club(seat), board_done=True))
     if decision is not None:
         apply_effects(tx, decision.effects, Ctx(seat=seat, source=card.id, label=card.name, targets=list(targets or [])))
 
 
-def _always_tied(tx: Tx, club: Club) -> bool:
+def _always_tied(tx: Tx, club: Club, card: BoardMeeting) -> bool:
     """True when the club's Directors tie on every face of the d6, so rerolling could never end."""
-    for face in range(1, 7):
-        tally = Counter(tx.profile.cards[d].vote(face) for d in club.directors)
-        top = max(tally.values())
-        if sum(1 for n in tally.values() if n == top) == 1:
-            return False
-    return True
+    return all(len(_tally(tx, club, card, face)[1]) > 1 for face in range(1, 7))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -217,41 +222,9 @@ def _next_turn(tx: Tx) -> None:
 
 
 def _start_matchday(tx: Tx) -> None:
-    """Matchday: injured and suspended cards are exhausted for free to shed one token each."""
+    """Matchday: every club sets its lineup (injured and suspended cards shed a token after it, at step 4)."""
     tx.state = evolve(tx.state, stage="matchday", turn=0)
     tx.say("day", None, "Matchday: set your lineups.", day="matchday")
-    for club in tx.state.clubs:
-        for group in ("players", "staff"):
-            cards = list(getattr(club, group))
-            for i, h in enumerate(cards):
-                if h.unavailable:
-                    injury = max(0, h.injury - 1)
-                    suspension = max(0, h.suspension - 1) if not h.injury else h.suspension
-                    cards[i] = evolve(h, exhausted=True, injury=injury, suspension=suspension)
-                    left = injury or suspension
-                    tx.say(
-                        "recovery", club.seat,
-                        f"{tx.name(h.id)} is exhausted to shed a token; {left} week(s) left." if left else f"{tx.name(h.id)} is fit again from next week.",
-                        card=h.id, injury=injury, suspension=suspension,
-                    )
-            club = evolve(club, **{group: tuple(cards)})
-        for card_id, tokens in club.suspended:
-            club = suspend_other(club, card_id, -1)
-            if card_id not in club.exhausted:
-                club = evolve(club, exhausted=club.exhausted + (card_id,))
-            tx.say(
-                "recovery", club.seat,
-                f"{_name(tx, card_id)} is exhausted to shed a Suspension token; {tokens - 1} left." if tokens > 1 else f"{_name(tx, card_id)} works again from next week.",
-                card=card_id, injury=0, suspension=tokens - 1,
-            )
-        tx.put(club)
-
-
-def _name(tx: Tx, card_id: str) -> str:
-    """A Director's name, or an Infrastructure token's."""
-    if card_id in tx.profile.cards:
-        return tx.name(card_id)
-    return f"The {tx.profile.board.infrastructure_kind(card_id).name} token"
 
 
 def _league_results(tx: Tx) -> None:
@@ -284,16 +257,46 @@ def opponent_die(tx: Tx, team_id: str, value: int) -> None:
     tx.say("opponent_die", None, f"{team.name} rolls {value} on the {team.die} die and moves {moves} space(s).", team=team_id, roll=value, moves=moves)
 
 
-def _end_of_round(tx: Tx) -> None:
-    """Discard resources on cards, unexhaust, reset scores; then the game ends or Maintenance is paid."""
-    tx.state = evolve(tx.state, stage="end_of_round")
+def _open_windows(tx: Tx, timing: str) -> bool:
+    """Apply a moment's mandatory abilities for every club; wait for the clubs that may use optional ones there."""
+    from engine.rules.actions import offered
+
     for club in tx.state.clubs:
         for source, abilities in card_abilities(tx, club):
-            apply_abilities(tx, abilities, "end_of_round", Ctx(seat=club.seat, source=source, label=tx.name(source)))
+            apply_abilities(tx, abilities, timing, Ctx(seat=club.seat, source=source, label=tx.name(source)))
+    opened = tuple(Pending("abilities", c.seat, timing) for c in tx.state.clubs)
+    tx.state = evolve(tx.state, pending=tx.state.pending + opened)
+    waiting = [c.seat for c in tx.state.clubs if offered(tx, c)]
+    tx.state = evolve(tx.state, pending=tuple(p for p in tx.state.pending if p.need != "abilities" or p.seat in waiting))
+    for seat in waiting:
+        tx.say("abilities", seat, f"Seat {seat} may use its cards' abilities at {stage_name(tx.state)}, or pass.", timing=timing)
+    return bool(waiting)
+
+
+def close_window(tx: Tx, seat: int) -> None:
+    """The club is done with its optional abilities at this moment; the last one to finish lets the moment go on."""
+    tx.state = evolve(tx.state, pending=tuple(p for p in tx.state.pending if not (p.need == "abilities" and p.seat == seat)))
+    if any(p.need == "abilities" for p in tx.state.pending):
+        return
+    if tx.state.stage == "end_of_round":
+        _close_round(tx)
+    elif tx.state.stage == "final_scoring":
+        _score_objectives(tx)
+
+
+def _end_of_round(tx: Tx) -> None:
+    """The End of the round's abilities (the optional ones wait for their clubs), then the round closes."""
+    tx.state = evolve(tx.state, stage="end_of_round")
+    if not _open_windows(tx, "end_of_round"):
+        _close_round(tx)
+
+
+def _close_round(tx: Tx) -> None:
+    """Discard resources on cards, unexhaust, reset scores; then the game ends or Maintenance is paid."""
     clubs = []
     for c in tx.state.clubs:
         clean = lambda hs: tuple(evolve(h, exhausted=False, assigned=(0, 0, 0, 0), strength_temp=0) for h in hs)  # noqa: E731
-        clubs.append(evolve(c, players=clean(c.players), staff=clean(c.staff), exhausted=(), goals=0, conceded=0))
+        clubs.append(evolve(c, players=clean(c.players), staff=clean(c.staff), exhausted=(), goals=0, conceded=0, used=()))
     tx.state = evolve(tx.state, clubs=tuple(clubs))
     tx.say("end_of_round", None, f"End of week {tx.state.week}: cards unexhausted, Score markers back to 0.", week=tx.state.week)
     if tx.state.week >= tx.state.weeks:
@@ -358,13 +361,18 @@ def _next_week(tx: Tx) -> None:
 
 
 def _final_scoring(tx: Tx) -> None:
-    """Objectives are checked where the data allows; the others wait for the table's word."""
+    """The Final scoring's abilities (the optional ones wait for their clubs), then the Objectives."""
     tx.state = evolve(tx.state, stage="final_scoring", turn=0)
-    for club in tx.state.clubs:
-        for source, abilities in card_abilities(tx, club):
-            apply_abilities(tx, abilities, "final_scoring", Ctx(seat=club.seat, source=source, label=tx.name(source)))
+    if not _open_windows(tx, "final_scoring"):
+        _score_objectives(tx)
+
+
+def _score_objectives(tx: Tx) -> None:
+    """Objectives are checked where the data allows; the others wait for the table's word."""
     for club in tx.state.clubs:
         club = tx.club(club.seat)
+        if club.objective_result is not None:
+            continue
         obj = tx.profile.cards.get(club.objective or "")
         if obj is None:
             tx.put(evolve(club, objective_result="missed"))
@@ -396,6 +404,9 @@ def on_objective_result(tx: Tx) -> None:
     club = tx.club(seat)
     if club.objective_result is not None:
         raise E.NotAllowed(E.SETUP_ALREADY.format(seat=seat, what=f"its Objective scored ({club.objective_result})"))
+    window = next((p for p in tx.state.pending if p.need == "abilities"), None)
+    if window is not None:
+        raise E.NotAllowed(E.FINISH_ABILITIES.format(seat=window.seat, moment=stage_name(tx.state)))
     tx.put(evolve(club, objective_result=result))
     tx.say("objective_result", seat, f"Seat {seat}'s Objective is {result}.", result=result)
     advance(tx)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from engine import errors as E
-from engine.cards import STYLES, ZONES, Opponent, PlayerCard
+from engine.cards import STYLES, ZONES, Opponent, PlayerCard, Profile
 from engine.rules.common import (
     Tx,
     describe_quad,
@@ -23,6 +23,7 @@ from engine.rules.common import (
     stage_name,
     unavailable,
     flip_markers,
+    suspend_other,
     with_res,
 )
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, consequence_ref, hit_jersey, injure
@@ -109,10 +110,7 @@ def blank_markers(tx: Tx, club: Club) -> int:
 def _plain_side(tx: Tx, club: Club, jersey: int | None, style: Any) -> str:
     """The side a jersey marker without a card shows: a numbered one as it lies (no card of its number plays, so
     nothing flips it), `style` only when the engine has not seen it yet; a blank one as the table says."""
-    assumed = jersey in club.markers_assumed
     shows = club.marker_side(jersey) if jersey is not None else None
-    if assumed and style is not None:
-        shows = None  # the table's first lineup says how it placed a starting card's marker
     if style is None and shows is not None:
         return shows
     if style is None:
@@ -126,6 +124,40 @@ def _plain_side(tx: Tx, club: Club, jersey: int | None, style: Any) -> str:
         if wearing and all(h.unavailable for h in wearing):
             raise E.NotAllowed(E.LINEUP_UNAVAILABLE.format(name=f"Number {jersey} ({tx.name(wearing[0].id)})"))
     return str(style)
+
+
+def unseen_marker_sides(profile: Profile, club: Club) -> dict[int, str]:
+    """A side for each numbered jersey marker the engine has not seen yet that keeps the setup's half attack and
+    half defence: the lowest numbers defence, the highest attack, as far as the setup's counts still allow."""
+    styles = dict(profile.board.pitch.start_styles)
+    known = dict(club.markers_setup)
+    left = {s: styles.get(s, 0) - sum(1 for v in known.values() if v == s) for s in STYLES}
+    unseen = [n for n in profile.board.pitch.jerseys if n not in known and club.marker_side(n) is None]
+    out: dict[int, str] = {}
+    defence = max(0, min(left["defence"], len(unseen) - max(0, left["attack"])))
+    for i, n in enumerate(unseen):
+        out[n] = "defence" if i < defence else "attack"
+    return out
+
+
+def _setup_sides(tx: Tx, club: Club, lineup: tuple[Placed, ...]) -> tuple[tuple[int, str], ...]:
+    """The setup sides known once this lineup is placed: a numbered marker never seen before and fielded plain
+    still lies as it was set up, and at the beginning of the game exactly half showed attack and half defence."""
+    known = {n for n, _ in club.markers_setup}
+    revealed = tuple(
+        (p.jersey, p.style) for p in lineup
+        if p.card is None and p.jersey is not None and p.jersey not in known and club.marker_side(p.jersey) is None
+    )
+    if not revealed:
+        return club.markers_setup
+    sides = club.markers_setup + revealed
+    styles = dict(tx.profile.board.pitch.start_styles)
+    attack = sum(1 for _, side in sides if side == "attack")
+    defence = len(sides) - attack
+    if attack > styles.get("attack", 0) or defence > styles.get("defence", 0):
+        raise E.NotAllowed(E.LINEUP_SETUP_SIDES.format(
+            attack=styles.get("attack", 0), defence=styles.get("defence", 0), shown_attack=attack, shown_defence=defence))
+    return tuple(sorted(sides))
 
 
 def _parse_lineup(tx: Tx, club: Club, entries: Any) -> tuple[Placed, ...]:
@@ -215,18 +247,55 @@ def on_lineup(tx: Tx) -> None:
         held = club.held(card_id)
         assert held is not None
         club = replace_held(club, evolve(held, assigned=quad_add(held.assigned, q)))
-    club = evolve(flip_markers(club, {p.jersey: p.style for p in lineup if p.jersey is not None}), markers_assumed=())
+    club = evolve(club, markers_setup=_setup_sides(tx, club, lineup))
+    club = flip_markers(club, {p.jersey: p.style for p in lineup if p.jersey is not None})
     tx.put(evolve(club, lineup=lineup, stands=stands))
     tx.say(
         "lineup", seat, f"Seat {seat} lines up {len(playing)} footballer card(s) and puts {stands} Fanbase on the Stands (paying {describe_quad(cost)}).",
         players=[{"zone": p.zone, "jersey": p.jersey, "card": p.card, "style": p.style} for p in lineup], stands=stands,
     )
+    # the cards that sit out because of their tokens: they shed one at step 4, after the effects before the match
+    resting = [h.id for h in club.players + club.staff if h.unavailable] + [k for k, _ in club.suspended]
     _mandatory(tx, seat, "before_match")
+    shed_tokens(tx, seat, resting)
+
+
+def shed_tokens(tx: Tx, seat: int, resting: list[str]) -> None:
+    """Matchday step 4: each injured or suspended card (and Director or token) is exhausted and loses one token."""
+    club = tx.club(seat)
+    for card_id in resting:
+        held = club.held(card_id)
+        if held is not None:
+            if not held.unavailable:
+                continue  # healed or freed before the match
+            injury = max(0, held.injury - 1)
+            suspension = held.suspension if held.injury else max(0, held.suspension - 1)
+            club = replace_held(club, evolve(held, exhausted=True, injury=injury, suspension=suspension))
+            left = injury or suspension
+            tx.say(
+                "recovery", seat,
+                f"{tx.name(card_id)} is exhausted to shed a token; {left} week(s) left." if left else f"{tx.name(card_id)} is fit again from next week.",
+                card=card_id, injury=injury, suspension=suspension,
+            )
+            continue
+        tokens = club.suspension_on(card_id)
+        if not tokens:
+            continue
+        club = suspend_other(club, card_id, -1)
+        if card_id not in club.exhausted:
+            club = evolve(club, exhausted=club.exhausted + (card_id,))
+        name = tx.name(card_id) if card_id in tx.profile.cards else f"The {tx.profile.board.infrastructure_kind(card_id).name} token"
+        tx.say(
+            "recovery", seat,
+            f"{name} is exhausted to shed a Suspension token; {tokens - 1} left." if tokens > 1 else f"{name} works again from next week.",
+            card=card_id, injury=0, suspension=tokens - 1,
+        )
+    tx.put(club)
 
 
 def _mandatory(tx: Tx, seat: int, timing: str) -> None:
-    """Effects that happen by themselves at a moment of the match: the costless abilities of the club's cards
-    (footballers only when they play) and the mandatory ones of playing footballers."""
+    """Effects that happen by themselves at a moment of the match: the mandatory abilities of the club's cards
+    (footballers only when they play); the others are offered to the club (`actions.offered`)."""
     from engine.rules.flow import card_abilities
 
     club = tx.club(seat)
@@ -240,7 +309,7 @@ def _mandatory(tx: Tx, seat: int, timing: str) -> None:
         if held is None:
             continue
         for ability in side_of(tx.profile, held).abilities:
-            if ability.timing == timing and (not ability.optional or not ability.cost):
+            if ability.timing == timing and not ability.optional:
                 apply_effects(tx, ability.effects, Ctx(seat=seat, source=p.card, label=tx.name(p.card), roll=event_roll(tx.event)))
 
 
@@ -272,7 +341,10 @@ def use_match_card(tx: Tx, seat: int, card_id: str) -> None:
     if club.lineup is None:
         raise E.NotAllowed(E.NO_LINEUP.format(seat=seat))
     after = club.result is not None
-    usable = [a for a in abilities if a.timing in MATCH_TIMINGS and (a.timing == "after_match") == after]
+    if after and club.consequence_done:
+        raise E.NotAllowed(E.AFTER_MATCH_OVER.format(seat=seat))
+    # only what the club may use: mandatory abilities happen by themselves
+    usable = [a for a in abilities if a.optional and a.timing in MATCH_TIMINGS and (a.timing == "after_match") == after]
     if not usable:
         raise E.NotAllowed(E.CARD_HAS_NO_ACTION.format(name=name))
     held = club.held(card_id)
@@ -362,10 +434,11 @@ def on_kickoff(tx: Tx) -> None:
         goals=goals, conceded=conceded, result=result, opponent=opponent.id, team=opponent.team, points=points[result],
         zones=[z.as_dict() for z in zones],
     )
-    # Stands pay back with interest, temporary Strength goes, experience spaces fill
+    # "Discard the Fanbase markers from the Stands and gain 1 € for each discarded"; temporary Strength goes,
+    # experience spaces fill
     if club.stands:
-        club = with_res(with_res(club, "fanbase", club.stands), "budget", club.stands)
-        tx.say("stands", seat, f"Seat {seat} takes back {club.stands} Fanbase from the Stands and gains {club.stands} €.", fanbase=club.stands, budget=club.stands)
+        club = with_res(club, "budget", club.stands)
+        tx.say("stands", seat, f"Seat {seat} discards the {club.stands} Fanbase on the Stands and gains {club.stands} €.", fanbase=0, budget=club.stands)
     playing = {p.card for p in club.lineup or () if p.card}
     players = []
     for h in club.players:
@@ -407,15 +480,23 @@ def consequence_roll(tx: Tx, seat: int, value: int, targets: list[str] | None = 
     apply_effects(tx, effects, Ctx(seat=seat, label="Match consequence", table=consequence_ref(club.result, value), targets=list(targets or [])))
 
 
+def d10_jersey(tx: Tx, face: int) -> int | None:
+    """The jersey number a face of the injury d10 names: the face-th numbered jersey marker of the board (faces 1–10
+    name the ten printed numbers in order, 2 to 11 on the shipped board), so every numbered marker can be hit."""
+    jerseys = tx.profile.board.pitch.jerseys
+    return jerseys[face - 1] if 1 <= face <= len(jerseys) else None
+
+
 def injury_roll(tx: Tx, seat: int, value: int, weeks: int, suspension: bool = False) -> None:
     """A d10 names the jersey number hit by an injury (or suspension); nothing happens without such a card."""
     club = tx.club(seat)
-    held = hit_jersey(tx, club, value)
+    jersey = d10_jersey(tx, value)
+    held = hit_jersey(tx, club, jersey) if jersey is not None else None
     if held is None:
-        tx.say("no_effect", seat, f"Seat {seat} rolled {value} on the d10 and has no card with that number: nothing happens.", roll=value)
+        tx.say("no_effect", seat, f"Seat {seat} rolled {value} on the d10 (number {jersey}) and has no card with that number: nothing happens.", roll=value, jersey=jersey)
         return
     if suspension:
         tx.put(replace_held(club, evolve(held, suspension=held.suspension + weeks)))
-        tx.say("suspension", seat, f"{tx.name(held.id)} gets {weeks} Suspension token(s).", card=held.id, tokens=weeks, roll=value)
+        tx.say("suspension", seat, f"{tx.name(held.id)} (number {jersey}, d10 rolled {value}) gets {weeks} Suspension token(s).", card=held.id, tokens=weeks, roll=value, jersey=jersey)
     else:
-        tx.put(injure(tx, club, held, weeks, f"d10 rolled {value}"))
+        tx.put(injure(tx, club, held, weeks, f"d10 rolled {value}: number {jersey}"))

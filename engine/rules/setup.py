@@ -73,8 +73,9 @@ def on_directors(tx: Tx) -> None:
         apply_abilities(tx, d.abilities, "immediate", Ctx(seat=seat, source=d.id, label=d.name))
 
 
-def _placed_markers(tx: Tx, seat: int, placed: dict[Any, Any]) -> dict[int, str]:
-    """The sides the table placed the numbered jersey markers on: each once, half attack and half defence."""
+def _placed_markers(tx: Tx, seat: int, placed: dict[Any, Any], cards: dict[int, str], names: dict[int, str]) -> dict[int, str]:
+    """The sides the table placed the numbered jersey markers on: each once, half attack and half defence, the
+    starting cards' markers showing their cards' symbols."""
     jerseys = tx.profile.board.pitch.jerseys
     try:
         sides = {int(k): v for k, v in placed.items()}
@@ -82,11 +83,20 @@ def _placed_markers(tx: Tx, seat: int, placed: dict[Any, Any]) -> dict[int, str]
         sides = {}
     if sorted(sides) != sorted(jerseys) or any(v not in STYLES for v in sides.values()):
         raise E.NotAllowed(E.SETUP_MARKERS.format(seat=seat, known=", ".join(map(str, jerseys))))
-    half = len(jerseys) // 2
-    attack = sum(1 for v in sides.values() if v == "attack")
-    if attack != len(jerseys) - half:
-        raise E.NotAllowed(E.SETUP_MARKERS_HALF.format(seat=seat, half=half, attack=attack, defence=len(jerseys) - attack))
+    attack, defence = setup_styles(tx)
+    shown = sum(1 for v in sides.values() if v == "attack")
+    if shown != attack:
+        raise E.NotAllowed(E.SETUP_MARKERS_HALF.format(seat=seat, attack=attack, defence=defence, placed_attack=shown, placed_defence=len(sides) - shown))
+    for jersey, style in cards.items():
+        if sides[jersey] != style:
+            raise E.NotAllowed(E.SETUP_MARKERS_CARD.format(jersey=jersey, style=style, name=names[jersey]))
     return sides
+
+
+def setup_styles(tx: Tx) -> tuple[int, int]:
+    """How many numbered jersey markers show attack and defence at the beginning of the game (5 and 5)."""
+    styles = dict(tx.profile.board.pitch.start_styles)
+    return styles.get("attack", 0), styles.get("defence", 0)
 
 
 def on_starting_players(tx: Tx) -> None:
@@ -101,17 +111,15 @@ def on_starting_players(tx: Tx) -> None:
     young = _free_card(tx, field(ev, "youngster", str, "the id of the Youngster card drawn"), "youngster")
     if vet.untrained.jersey == young.untrained.jersey:
         raise E.NotAllowed(E.SETUP_SAME_JERSEY.format(veteran=vet.name, youngster=young.name, jersey=vet.untrained.jersey))
-    # their markers were placed on the pitch showing the cards' symbols
+    # their markers lie on the pitch showing the cards' symbols ("all jersey markers on the side corresponding to
+    # the Player cards"); the others are known once the table states them, or as the lineups show them
     sides = {**card_marker(tx.profile, vet.id), **card_marker(tx.profile, young.id)}
     placed = field(ev, "markers", dict, "{jersey number: side} of every numbered jersey marker", default=None)
-    assumed: tuple[int, ...] = ()
     if placed is not None:
-        sides = _placed_markers(tx, seat, placed)
-    else:
-        # not stated: the cards' symbols are assumed until the first lineup says how the table placed them
-        assumed = tuple(sorted(sides))
+        names = {vet.untrained.jersey: vet.name, young.untrained.jersey: young.name}
+        sides = _placed_markers(tx, seat, placed, sides, names)
     club = flip_markers(evolve(club, players=(Held(vet.id), Held(young.id))), sides)
-    tx.put(evolve(club, markers_assumed=assumed))
+    tx.put(evolve(club, markers_setup=tuple(sorted(sides.items()))))
     tx.say("starting_players", seat, f"Seat {seat} starts with {vet.name} and {young.name}.", veteran=vet.id, youngster=young.id)
 
 

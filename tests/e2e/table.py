@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from device.sim import SimulatedTable
@@ -35,10 +36,22 @@ def new_game_action() -> dict[str, Any]:
     }
 
 
-def lineup_action(seat: int) -> dict[str, Any]:
-    """The page's lineup for a seat: the ten numbered markers, no footballer cards."""
-    return {"type": "lineup", "seat": seat,
-            "players": [{"zone": z, "jersey": n, "style": st} for z, n, st in LINEUP]}
+def lineup_action(seat: int, markers: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The page's lineup for a seat: the ten numbered markers, no footballer cards. A marker the game view shows
+    (``markers``: number -> side) is placed as it shows (no side given); the others take the sides of ``LINEUP``,
+    turned where needed so that, with the shown ones, no more than five show attack as at the setup."""
+    shown = dict(markers or {})
+    attack_left = 5 - sum(1 for side in shown.values() if side == "attack")
+    unseen = [n for _, n, _ in LINEUP if str(n) not in shown]
+    # the forward-most unseen markers show attack, as many as the setup's five allow
+    attackers = set(unseen[len(unseen) - max(0, attack_left):]) if markers is not None else {n for _, n, st in LINEUP if st == "attack"}
+    players = []
+    for zone, number, _ in LINEUP:
+        place: dict[str, Any] = {"zone": zone, "jersey": number}
+        if str(number) not in shown:
+            place["style"] = "attack" if number in attackers else "defence"
+        players.append(place)
+    return {"type": "lineup", "seat": seat, "players": players}
 
 
 def screen(table: SimulatedTable, seat: int | None) -> str:

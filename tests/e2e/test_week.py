@@ -160,7 +160,7 @@ def test_a_whole_week_from_setup_to_the_next_monday(table: SimulatedTable) -> No
 
     # --- Matchday: lineups from the page; the Opponent card tapped reveals it and the match is played
     for seat in SEATS:
-        table.page(lineup_action(seat))
+        table.page(lineup_action(seat, club(table, seat)["markers"]))
         assert "Lineup set" in screen(table, seat)
         assert inputs.KICKOFF in screen(table, seat)
     before = events(table)
@@ -187,7 +187,8 @@ def test_a_whole_week_from_setup_to_the_next_monday(table: SimulatedTable) -> No
     table.press("seat1.roll")
     table.wait(inputs.REROLL_SECONDS + 1)
     assert result in ("win", "draw", "loss")
-    table.force_dice([injured["jersey"]])
+    # the d10's faces name the numbered jersey markers in order (face 1: the first number of the board)
+    table.force_dice([engine.load_profile().board.pitch.jerseys.index(injured["jersey"]) + 1])
     table.press("seat1.roll")
     table.wait(inputs.REROLL_SECONDS + 1)
     assert f"{injured['name']} injured" in screen(table, 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import engine
 from engine import errors as E
 from engine.cards import Ability, Condition, Effect, Staff
+from engine.legal import auto_lineup
 from engine.state import Held, evolve
 
 from tests.engine.helpers import at_stage, club, demo, refused, run, set_club, tuesday, with_cards
@@ -166,7 +167,9 @@ def test_a_suspended_director_cannot_act_until_matchdays_have_shed_its_token() -
     refused(profile, state, {"type": "use_card", "seat": 1, "card": "dir_12"}, E.NotAllowed, "injured or suspended")
     assert next(d for d in engine.view(profile, state)["clubs"][0]["directors"] if d["id"] == "dir_12")["suspension"] == 1
     matchday = at_stage(profile, state, "matchday")
-    assert club(matchday, 1).suspension_on("dir_12") == 0 and "dir_12" in club(matchday, 1).exhausted
+    assert club(matchday, 1).suspension_on("dir_12") == 1  # l.632: the token goes at step 4, after the lineup
+    lined_up = engine.apply(profile, matchday, auto_lineup(profile, club(matchday, 1))).state
+    assert club(lined_up, 1).suspension_on("dir_12") == 0 and "dir_12" in club(lined_up, 1).exhausted
 
 
 def test_a_suspended_stands_token_lends_no_stands_and_the_table_can_record_it() -> None:
@@ -182,7 +185,7 @@ def test_a_suspended_stands_token_lends_no_stands_and_the_table_can_record_it() 
 def test_a_die_condition_on_an_infrastructure_token_asks_for_its_roll_on_monday() -> None:
     from dataclasses import replace
 
-    lucky = Ability(timing="monday", effects=(Effect.of("gain", resource="budget", amount=2, when=(Condition.of("roll", die="d6", at_least=5),)),))
+    lucky = Ability(timing="monday", optional=False, effects=(Effect.of("gain", resource="budget", amount=2, when=(Condition.of("roll", die="d6", at_least=5),)),))
     base = demo()
     kinds = tuple(replace(k, abilities=(lucky,)) if k.id == "lighting" else k for k in base.board.infrastructure)
     profile = replace(base, board=replace(base.board, infrastructure=kinds))

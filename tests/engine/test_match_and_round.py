@@ -29,7 +29,7 @@ def plain(zone: str, jersey: int | None, style: str = "defence") -> dict[str, An
 
 BASIC = [
     plain("def_left", 2), plain("def_centre", 3), plain("def_centre", 4), plain("def_right", 5),
-    plain("mid_left", 6), plain("mid_centre", 7, "attack"), plain("mid_centre", 8), plain("mid_right", 9, "attack"),
+    plain("mid_left", 6), plain("mid_centre", 7, "attack"), plain("mid_centre", 8, "attack"), plain("mid_right", 9, "attack"),
     plain("fwd_centre", 10, "attack"), plain("fwd_centre", 11, "attack"),
 ]
 
@@ -41,9 +41,10 @@ def matchday(seats=(1, 2), opponents: tuple[str, ...] = (), profile=None) -> tup
     state = at_stage(profile, state, "matchday")
     for seat, opp in zip(seats, opponents):
         state = set_club(state, seat, opponents=(opp,) + club(state, seat).opponents[1:])
-    # the hand-made lineups below place every plain jersey marker as they like: none has been seen yet
+    # the hand-made lineups below place every plain jersey marker as they like (half attack, half defence, as at
+    # the setup): none has been seen yet
     for c in state.clubs:
-        state = set_club(state, c.seat, markers=(), markers_assumed=())
+        state = set_club(state, c.seat, markers=(), markers_setup=())
     return profile, state
 
 
@@ -96,17 +97,6 @@ def test_an_injured_footballer_cannot_play_and_neither_can_his_number_alone() ->
     refused(profile, state, lineup(1, BASIC), E.NotAllowed, "Number 9")
     blank = [p for p in BASIC if p["jersey"] != 9] + [plain("mid_right", None, "attack")]
     engine.apply(profile, state, lineup(1, blank))
-
-
-def test_stands_take_one_fanbase_each_and_pay_it_back_with_a_euro_each() -> None:
-    profile, state = matchday(opponents=(EMPTY.id, EMPTY.id))
-    state = set_club(state, 1, res=(0, 3, 0, 0))
-    stands = profile.board.board_stands
-    refused(profile, state, lineup(1, BASIC, stands + 1), E.NotAllowed, f"has {stands} Stands")
-    state = engine.apply(profile, state, lineup(1, BASIC, stands)).state
-    assert club(state, 1).res[:2] == (0, 3 - stands)
-    state = engine.apply(profile, state, {"type": "kickoff", "seat": 1}).state
-    assert club(state, 1).res[:2] == (stands, 3)
 
 
 def test_one_tactic_per_match_and_it_weakens_the_opponent() -> None:
@@ -191,23 +181,12 @@ def test_match_consequence_injury_rolls_a_d10_for_the_number_hit() -> None:
     state = set_club(state, 1, res=(0, 0, 0, 0))
     state = run(profile, [lineup(1, BASIC), {"type": "kickoff", "seat": 1}, {"type": "roll", "seat": 1, "value": injury_face}], state)
     assert state.awaiting[0] == {"seat": 1, "need": "roll", "die": "d10", "purpose": "injury", "rerollable": True}
-    hit = engine.apply(profile, state, {"type": "roll", "seat": 1, "value": number}).state
+    face = profile.board.pitch.jerseys.index(number) + 1  # the d10's faces name the numbered markers in order
+    hit = engine.apply(profile, state, {"type": "roll", "seat": 1, "value": face}).state
     assert club(hit, 1).held(vet.id).injury >= 1
     miss = engine.apply(profile, state, {"type": "roll", "seat": 1, "value": 1}).state
     assert all(h.injury == 0 for h in club(miss, 1).players)
     refused(profile, state, {"type": "roll", "seat": 1, "value": 11}, E.NotAllowed, "A d10 shows 1 to 10")
-
-
-def test_injured_and_suspended_cards_shed_a_token_at_each_matchday() -> None:
-    profile, state = tuesday(seats=(1,), profile=with_cards(demo(), STRONG))
-    state = set_club(state, 1, players=club(state, 1).players + (Held(STRONG.id, injury=2),),
-                     staff=tuple(evolve(h, suspension=1) for h in club(state, 1).staff))
-    state = at_stage(profile, state, "matchday")
-    assert club(state, 1).held(STRONG.id).injury == 1 and club(state, 1).held(STRONG.id).exhausted
-    assert club(state, 1).staff[0].suspension == 0
-
-
-# --- End of the round ------------------------------------------------------------------------------------------
 
 
 def _to_end_of_round(profile, state) -> State:
@@ -397,15 +376,14 @@ def test_fielding_a_card_flips_its_numbers_jersey_marker_to_the_cards_symbol() -
     assert club(shown, 1).marker_side(7) == "defence"
 
 
-def test_a_starting_cards_marker_is_assumed_to_show_its_symbol_until_the_first_lineup_says_otherwise() -> None:
+def test_a_starting_cards_marker_shows_its_symbol_from_the_setup_on() -> None:
+    """l.617: "Make sure you have all jersey markers on the side corresponding to the Player cards. You cannot flip
+    jersey markers without corresponding Player cards." The starting cards' markers lie as their cards show."""
     profile, state = tuesday(seats=(1,))
     state = set_club(at_stage(profile, state, "matchday"), 1, opponents=(EMPTY.id,) + club(state, 1).opponents[1:])
     vet = profile.cards[club(state, 1).players[0].id].untrained
     other = "defence" if vet.style == "attack" else "attack"
     state = set_club(state, 1, res=(0, 0, 0, 0), players=())  # the cards sit out: their markers play plain
     placed = [{**p, "style": other} if p["jersey"] == vet.jersey else p for p in BASIC]
-    after = engine.apply(profile, state, lineup(1, placed)).state
-    assert club(after, 1).marker_side(vet.jersey) == other
-    back = [{**p, "style": vet.style} if p["jersey"] == vet.jersey else p for p in BASIC]
-    text = refused(profile, _next_match(after, 1), lineup(1, back), E.NotAllowed)
-    assert text == E.LINEUP_MARKER_SIDE.format(jersey=vet.jersey, shows=other, style=vet.style)
+    text = refused(profile, state, lineup(1, placed), E.NotAllowed)
+    assert text == E.LINEUP_MARKER_SIDE.format(jersey=vet.jersey, shows=vet.style, style=other)

@@ -86,10 +86,12 @@ def test_the_jersey_markers_placed_at_setup_show_exactly_half_attack_and_half_de
     lopsided = {**fair, others[0]: "defence" if fair[others[0]] == "attack" else "attack"}
     text = refused(profile, state, {**ev, "markers": lopsided}, E.NotAllowed)
     assert text.startswith("At the beginning of the game exactly 5 jersey markers show attack and 5 defence")
-    # the rulebook fixes only the starting cards' sections: their markers may lie on either side
+    assert dict(club(after, 1).markers_setup) == fair
+    # l.617: "make sure you have all jersey markers on the side corresponding to the Player cards"
     swapped = {**fair, vet.untrained.jersey: "defence" if vet.untrained.style == "attack" else "attack"}
     swapped[next(n for n in others if fair[n] == swapped[vet.untrained.jersey])] = vet.untrained.style
-    assert dict(club(run(profile, [{**ev, "markers": swapped}], state), 1).markers) == swapped
+    text = refused(profile, state, {**ev, "markers": swapped}, E.NotAllowed)
+    assert text == E.SETUP_MARKERS_CARD.format(jersey=vet.untrained.jersey, style=vet.untrained.style, name=vet.name)
     missing = {n: s for n, s in fair.items() if n != others[0]}
     assert "must name each numbered marker" in refused(profile, state, {**ev, "markers": missing}, E.NotAllowed)
 

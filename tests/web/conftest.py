@@ -82,7 +82,7 @@ def play_until(client: httpx.Client, csrf: dict[str, str], stage: str, limit: in
             event = {"type": "roll", "seat": seat, "value": 1 + turn % 6, **({"team": wait["team"]} if wait.get("team") else {})}
         elif need == "keep_or_reroll":
             event = {"type": "keep", "seat": seat}
-        elif need == "action":
+        elif need in ("action", "abilities"):
             event = {"type": "pass", "seat": seat}
         else:
             raise AssertionError(f"cannot answer {wait}")
@@ -103,7 +103,7 @@ def _lineup(club: dict[str, Any], pitch: dict[str, Any]) -> dict[str, Any]:
     out_numbers = {p["jersey"] for p in club["players"] if p["injury"] or p["suspension"]}
     numbers = [n for n in numbers if n not in out_numbers] + [None] * pitch["blanks"]
     # a marker the table has seen shows its recorded side
-    shown = club.get("markers", {})
+    shown = {**club.get("markers_unseen", {}), **club.get("markers", {})}
     players = [{"zone": z, "jersey": n, "card": None, "style": shown.get(str(n), "defence" if z.startswith("def") else "attack")}
                for z, n in zip(zones, numbers)]
     return {"type": "lineup", "seat": club["seat"], "players": players, "stands": 0}

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from web import testing
 from web.testing import StandInTable
 
-from .conftest import TWO_CLUBS, play_until
+from .conftest import TWO_CLUBS, _lineup, play_until
 from .test_security import LINEUP
 
 
@@ -94,9 +94,9 @@ def test_resources_assigned_to_a_playing_card_are_paid_and_lie_on_the_card(
 
 def test_a_lineup_breaking_the_rules_is_refused_with_the_engines_sentence(
         client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
-    play_until(client, game, "matchday")
-    crowded = {**LINEUP, "players": [{**p, "zone": "def_left"} if i < 2 else p
-                                     for i, p in enumerate(LINEUP["players"])]}
+    view = play_until(client, game, "matchday")
+    fair = {k: v for k, v in _lineup(view["clubs"][0], client.get("/api/rules").json()["pitch"]).items() if k != "type"}
+    crowded = {**fair, "players": [{**p, "zone": "def_left"} if i < 2 else p for i, p in enumerate(fair["players"])]}
     before = table.snapshot()
     response = client.post("/api/actions/lineup", json=crowded, headers=game)
     assert response.status_code == 409
@@ -107,10 +107,12 @@ def test_a_lineup_breaking_the_rules_is_refused_with_the_engines_sentence(
 def test_a_lineup_may_leave_out_the_side_of_a_jersey_marker_the_table_has_seen(
         client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
     play_until(client, game, "matchday")
-    shown = client.get("/api/state").json()["game"]["clubs"][0]["markers"]
+    club = client.get("/api/state").json()["game"]["clubs"][0]
+    shown, unseen = club["markers"], club["markers_unseen"]
     assert shown, "the starting cards' markers are known before the first lineup"
-    lineup = {**LINEUP, "players": [{k: v for k, v in p.items() if not (k == "style" and str(p["jersey"]) in shown)}
-                                    for p in LINEUP["players"]]}
+    # the markers never seen yet take the sides the view offers (the setup's half attack, half defence)
+    lineup = {**LINEUP, "players": [{k: v for k, v in p.items() if k != "style"} if str(p["jersey"]) in shown
+                                    else {**p, "style": unseen[str(p["jersey"])]} for p in LINEUP["players"]]}
     response = client.post("/api/actions/lineup", json=lineup, headers=game)
     assert response.status_code == 200, response.text
     placed = client.get("/api/state").json()["game"]["clubs"][0]["match"]["lineup"]

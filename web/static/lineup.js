@@ -58,9 +58,11 @@ function benchItems() {
   const outNumbers = new Set(players.filter((p) => p.injury || p.suspension).map((p) => p.jersey));
   for (const p of players) if (!p.injury && !p.suspension) outNumbers.delete(p.jersey);
   // A numbered marker shows the side the table last recorded; only a card of its number flips it.
+  // A marker the table has not seen yet starts on a side the engine says keeps the setup's half attack, half defence.
   const shown = club()?.markers || {};
+  const unseen = club()?.markers_unseen || {};
   const markers = limits.jerseys.map((n) => ({kind: "marker", key: `m${n}`, card: null, name: `#${n}`,
-    style: shown[n] ?? (n % 2 ? "attack" : "defence"), fixed: n in shown,
+    style: shown[n] ?? unseen[n] ?? "defence", fixed: n in shown,
     jersey: n, sections: null, strength: 1, out: outNumbers.has(n) ? `its player is ${players.find((p) => p.jersey === n && (p.injury || p.suspension))?.injury ? "injured" : "suspended"}` : ""}));
   const blanks = Array.from({length: limits.blanks}, (_, i) => ({kind: "blank", key: `b${i}`, card: null, name: "blank",
     style: "attack", jersey: null, sections: null, strength: 1, out: ""}));
@@ -221,7 +223,7 @@ export function fillRest(items, onPitch, fitness = Infinity, lim = limits) {
     const {item, zone, section} = choice;
     free.splice(free.indexOf(item), 1);
     if (item.kind === "card") payable -= 1;
-    const style = item.kind === "card" || item.fixed ? item.style
+    const style = item.kind !== "blank" ? item.style
       : section === "def" ? "defence" : section === "fwd" ? "attack" : (count("mid") % 2 ? "attack" : "defence");
     out.push({...item, style, zone});
   }
