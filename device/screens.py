@@ -1,31 +1,49 @@
-"""What each 128×64 seat screen shows, as text, and that text drawn as a 1-bit frame.
+"""What each 128×64 seat screen shows, as text, and that text drawn as 1-bit frames.
 
 A seat screen has three parts, top to bottom: where the game is (week, day, whose turn), the
 club's key numbers, and the latest result for that seat, drawn as large as it fits so it reads
-from across a table.  The text model (:class:`SeatScreen`) is what tests assert; :func:`render`
-turns it into the image a display shows.
+from across a table.  The text model (:class:`SeatScreen`) is what tests assert; :func:`pages`
+lays it out, and :func:`render` draws one page as the image a display shows.  A message longer
+than the panel is not cut: it is laid out on several pages, and :class:`Pager` turns them on the
+table's clock.
+
+The font is Terminus (``device/fonts``, SIL Open Font License 1.1, see ``OFL.txt`` beside it): a
+hand-drawn bitmap font whose 6 has an open top, whose 0 carries a slash and whose 1 a flag and a
+foot, so no digit of a score or a price reads as another on a small OLED.  Only the sizes it has
+bitmaps for (``STRIKES``) are used, so every glyph is drawn pixel for pixel as designed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import io
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib import resources
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 WIDTH = 128
 HEIGHT = 64
-TEXT_WIDTH = WIDTH - 2
-"""Glyphs may reach a pixel or two past their advance width: keep text clear of the right edge."""
-SMALL = 10
-"""Pixel size of the status lines' font."""
-HEADLINE_SIZES = (22, 18, 15, 12, 10)
-"""Headline sizes tried from largest down until the headline and its detail fit."""
-LARGE_ENOUGH = 15
+FONT_FILE = "TerminusTTF-4.46.0.ttf"
+STRIKES = (12, 14, 16, 18, 20, 22, 24, 28, 32)
+"""The pixel sizes Terminus has hand-drawn bitmaps for; other sizes would be scaled outlines."""
+TEXT_WIDTH = WIDTH
+"""Bitmap glyphs stay inside their advance width, so a line may use every column."""
+SMALL = 12
+"""Pixel size of the status lines' and the details' font (21 characters to a line)."""
+HEADLINE_SIZES = (24, 20, 16, 14, 12)
+"""Headline sizes tried from largest down until the headline and its first details fit."""
+LARGE_ENOUGH = 16
 """The smallest headline size we still call readable from across a table."""
+LINE_GAP = 1
+"""Blank rows between two lines of text."""
+PAGE_SECONDS = 4.0
+"""How long each page of a message longer than the panel stays on the screen."""
+BOLD_FROM = 16
+"""Headlines this large are drawn twice, a column apart: two-pixel strokes read from across a table."""
 
 DAY_NAMES = {
     "setup": "Setup",
@@ -35,16 +53,28 @@ DAY_NAMES = {
     "thursday": "Thu",
     "matchday": "Match",
     "end_of_round": "End",
+    "final_scoring": "Final",
     "over": "Over",
 }
 
 NO_GAME = "No game"
 NO_GAME_DETAIL = "Start one on the page"
 EMPTY_SEAT = "Seat not in game"
-
-# Pillow's bundled font (Aileron) has no euro sign, dashes or ellipsis; the text model keeps the
-# real characters and the frame shows the nearest ones the font has.
-_SUBSTITUTES = {"€": "EUR", "—": "-", "–": "-", "…": "...", "’": "'", "‘": "'", "“": '"', "”": '"', "×": "x", "→": ">"}
+GAME_OVER = "Game over"
+WINNER = "Winner! {total} VP"
+PLACE = "{place} · {total} VP"
+PLACE_OF = "{place} of {clubs} clubs"
+SHARED_WINNER = "Winner: {name}"
+SHARED_WINNERS = "Shared victory"
+FINAL_ROW = "{place} {name} {total} VP"
+RESULTS = "Week {week} results"
+RESULT_ROW = "{name} {goals}-{conceded} {opponent}"
+TO_PLAY = "{name}: to play"
+LEAGUE_TABLE = "League table"
+LEAGUE_ROW = "{position}. {name} {points}"
+SCORE_PARTS = {"league": "League", "vp_tokens": "Tokens", "staff_sets": "Staff", "infrastructure": "Stadium",
+               "objective": "Objective", "office": "Office", "budget": "Budget"}
+"""The final scoring's parts as a seat's screen names them, in the rulebook's order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +128,7 @@ def where_line(view: Mapping[str, Any] | None) -> str:
     week_text = f"Wk {week}/{weeks}" if weeks else f"Wk {week}"
     turn = _get(view, "turn", "turn_seat")
     if day_key == "over":
-        return "Game over"
+        return GAME_OVER
     if turn:
         return f"{week_text} {day} · Seat {turn}"
     return f"{week_text} {day}"
@@ -116,26 +146,43 @@ def club_of(view: Mapping[str, Any] | None, seat: int) -> Mapping[str, Any] | No
 
 
 def numbers_line(club: Mapping[str, Any] | None) -> str:
-    """The club's key numbers: money, fanbase, operation, fitness and league points."""
+    """The club's key numbers: money, fanbase, operation, fitness and league points (shorter when they do not fit)."""
     if club is None:
         return ""
     res = _get(club, "resources", default={}) or {}
-    parts = [
-        f"€{_get(res, 'budget', 'money', default=0)}",
-        f"Fan{_get(res, 'fanbase', default=0)}",
-        f"Op{_get(res, 'operation', default=0)}",
-        f"Fit{_get(res, 'fitness', default=0)}",
-    ]
+    money, fans, ops, fit = (_get(res, k, default=0) for k in ("budget", "fanbase", "operation", "fitness"))
     league = _get(club, "league_points", "points", "league")
     if isinstance(league, Mapping):
         league = _get(league, "points")
-    if league is not None:
-        parts.append(f"Pts{league}")
-    return " ".join(parts)
+    points = [] if league is None else [f"Pts{league}"]
+    # Shorter words once the numbers grow, same figures in the same order; the last form is cut if it must be.
+    forms = (
+        [f"€{money}", f"Fan{fans}", f"Op{ops}", f"Fit{fit}", *points],
+        [f"€{money}", f"Fan{fans}", f"Op{ops}", f"Fit{fit}", *([f"P{league}"] if points else [])],
+        [f"€{money}", f"Fn{fans}", f"Op{ops}", f"Ft{fit}", *([f"P{league}"] if points else [])],
+    )
+    for form in forms:
+        line = " ".join(form)
+        if text_width(line, SMALL) <= TEXT_WIDTH:
+            return line
+    return line
+
+
+def ordinal(n: Any) -> str:
+    """1st, 2nd, 3rd, 4th... (a place in the final ranking)."""
+    try:
+        number = int(n)
+    except (TypeError, ValueError):
+        return str(n)
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
 
 
 def compose(view: Mapping[str, Any] | None, seat: int, message: Message | None = None) -> SeatScreen:
-    """What ``seat``'s screen says, given the game view and the latest message for that seat."""
+    """What ``seat``'s screen says, given the game view and the latest message for that seat.
+
+    Once the game is over the seat's rank and VP come first, whatever else was said last.
+    """
     if not view:
         msg = message or Message(NO_GAME_DETAIL)
         return SeatScreen(NO_GAME, "", msg.headline, msg.detail)
@@ -143,31 +190,100 @@ def compose(view: Mapping[str, Any] | None, seat: int, message: Message | None =
     if club is None:
         msg = message or Message(EMPTY_SEAT)
         return SeatScreen(where_line(view), "", msg.headline, msg.detail)
-    if message is None:
-        message = final_message(view, seat) or Message(str(_get(club, "name", default=f"Seat {seat}")))
+    final = final_message(view, seat)
+    if final is not None:
+        extra = (message.headline, *message.detail) if message is not None and message.headline else ()
+        message = Message(final.headline, tuple(dict.fromkeys((*final.detail, *extra))))
+    elif message is None:
+        message = Message(str(_get(club, "name", default=f"Seat {seat}")))
     return SeatScreen(where_line(view), numbers_line(club), message.headline, message.detail)
 
 
 def final_message(view: Mapping[str, Any], seat: int) -> Message | None:
-    """The seat's place and score once the game is over, or None before."""
-    row = next((r for r in _get(view, "final", default=None) or () if r.get("seat") == seat), None)
+    """The seat's place and VP once the game is over, with what the VP are made of, or None before."""
+    rows = list(_get(view, "final", default=None) or ())
+    row = next((r for r in rows if r.get("seat") == seat), None)
     if row is None:
         return None
-    verdict = "Winner!" if row.get("winner") else f"Rank {row.get('rank')}"
-    return Message(f"{verdict} {row.get('total')} VP", ("Game over", f"League {row.get('league')} · Staff {row.get('staff_sets')}"))
+    total = row.get("total", 0)
+    place = ordinal(row.get("rank"))
+    head = WINNER.format(total=total) if row.get("winner") else PLACE.format(place=place, total=total)
+    parts = " · ".join(f"{word} {row[key]}" for key, word in SCORE_PARTS.items() if row.get(key))
+    return Message(head, tuple(p for p in (PLACE_OF.format(place=place, clubs=len(rows)), parts) if p))
 
 
-def drawable(text: str) -> str:
-    """``text`` with the characters the bundled font lacks replaced by ones it has."""
-    for char, replacement in _SUBSTITUTES.items():
-        text = text.replace(char, replacement)
-    return text
+def final_table(view: Mapping[str, Any]) -> Message | None:
+    """The shared screen's final ranking: who won, then every club's place and VP; None before the end."""
+    rows = sorted(_get(view, "final", default=None) or (), key=lambda r: (r.get("rank", 99), r.get("seat", 0)))
+    if not rows:
+        return None
+    winners = [r for r in rows if r.get("winner")]
+    head = SHARED_WINNER.format(name=winners[0].get("name")) if len(winners) == 1 else SHARED_WINNERS
+    lines = tuple(FINAL_ROW.format(place=ordinal(r.get("rank")), name=r.get("name"), total=r.get("total")) for r in rows)
+    return Message(head, lines)
+
+
+def match_results(view: Mapping[str, Any]) -> Message | None:
+    """The shared screen on Matchday once a match is played: every club's score so far, or that it is still to play."""
+    if str(_get(view, "stage", default="")) != "matchday":
+        return None
+    clubs = list(_get(view, "clubs", default=()) or ())
+    played = [c for c in clubs if (_get(c, "match", default={}) or {}).get("result")]
+    if not played:
+        return None
+    lines = []
+    for club in clubs:
+        match = _get(club, "match", default={}) or {}
+        name = str(_get(club, "name", default=f"Seat {_get(club, 'seat')}"))
+        if match.get("result"):
+            opponent = _get(_get(club, "opponent", default={}) or {}, "name", default="")
+            lines.append(RESULT_ROW.format(name=name, goals=match.get("goals", 0), conceded=match.get("conceded", 0),
+                                           opponent=opponent).rstrip())
+        else:
+            lines.append(TO_PLAY.format(name=name))
+    return Message(RESULTS.format(week=_get(view, "week", default="")), tuple(lines))
+
+
+def league_message(view: Mapping[str, Any] | None) -> Message:
+    """The shared screen when there is no news: the whole League table, a page at a time."""
+    if view is None:
+        return Message("Touchline", (NO_GAME_DETAIL,))
+    rows = [LEAGUE_ROW.format(position=r["position"], name=r["name"], points=r["points"]) for r in view.get("league", ())]
+    return Message(LEAGUE_TABLE, tuple(rows))
+
+
+def shared_message(view: Mapping[str, Any] | None, news: Message | None) -> Message:
+    """What the shared screen says: the final ranking at the end, live results on Matchday, else the news or the League."""
+    if view:
+        for special in (final_table(view), match_results(view)):
+            if special is not None:
+                if news is not None and news.headline:
+                    # The table-wide news (an Opponent die after the matches) stays readable, after the results.
+                    extra = tuple(line for line in (news.headline, *news.detail) if line not in special.detail)
+                    return Message(special.headline, (*special.detail, *extra))
+                return special
+    return news or league_message(view)
+
+
+# --- drawing ---------------------------------------------------------------------------------------------------
 
 
 @lru_cache(maxsize=None)
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled font at ``size`` pixels (no system fonts needed)."""
-    return ImageFont.load_default(size=size)
+def _font_bytes() -> bytes:
+    return resources.files("device").joinpath("fonts", FONT_FILE).read_bytes()
+
+
+@lru_cache(maxsize=None)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Terminus at one of the sizes it has bitmaps for (``STRIKES``), read from the package's data."""
+    if size not in STRIKES:
+        raise ValueError(f"Terminus has bitmaps for {STRIKES} pixels, not {size}: pick one of those sizes.")
+    return ImageFont.truetype(io.BytesIO(_font_bytes()), size)
+
+
+def drawable(text: str) -> str:
+    """``text`` as the frame shows it: control characters (a stray tab or newline in a name) become spaces."""
+    return "".join(" " if ord(char) < 32 else char for char in text)
 
 
 def text_width(text: str, size: int) -> int:
@@ -176,7 +292,7 @@ def text_width(text: str, size: int) -> int:
 
 
 def wrap(text: str, size: int, width: int = TEXT_WIDTH) -> list[str]:
-    """Break ``text`` into lines no wider than ``width`` at ``size``; over-long words are cut."""
+    """Break ``text`` into lines no wider than ``width`` at ``size``; a word longer than a line is split."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         current = ""
@@ -209,58 +325,91 @@ class Placed:
 
 @lru_cache(maxsize=None)
 def line_box(size: int) -> tuple[int, int]:
-    """(offset, height) of a line at ``size``: the blank rows above capitals, and the rows from cap top to descender."""
-    ascent, descent = font(size).getmetrics()
-    offset = font(size).getbbox("AHk")[1]
-    return offset, ascent + descent - offset
+    """(offset, height) of a line at ``size``: the blank rows above capitals, and the rows from cap top to descender.
+
+    Measured on the drawn glyphs: a bitmap font's reported box is its whole cell, blank rows included.
+    """
+    probe = Image.new("1", (size * 12, size * 2))
+    ImageDraw.Draw(probe).text((0, 0), "AHk0gjpq", font=font(size), fill=1)
+    box = probe.getbbox()
+    assert box is not None
+    return box[1], box[3] - box[1]
 
 
-def layout(screen: SeatScreen) -> list[Placed]:
-    """Where each line of ``screen`` goes on the 128×64 frame (``y``: the top of its capitals), headline as large as fits."""
-    placed: list[Placed] = []
-    small = line_box(SMALL)[1]
+def _status(screen: SeatScreen) -> list[str]:
+    return [line for line in (screen.where, screen.numbers) if line]
+
+
+def _message_top(screen: SeatScreen) -> int:
+    """The first row of the message area: below the status lines and the rule between them (see ``draw``)."""
+    count = len(_status(screen))
+    return (line_box(SMALL)[1] + LINE_GAP) * count + 2 if count else 0
+
+
+def headline_width(size: int) -> int:
+    """The columns a headline at ``size`` may take (a bold one is a column wider than its text)."""
+    return TEXT_WIDTH - 1 if size >= BOLD_FROM else TEXT_WIDTH
+
+
+def _headline_size(headline: str, detail: Sequence[str], room: int) -> int:
+    """The largest headline size that fits one line (two from ``LARGE_ENOUGH`` down) and leaves room for the first
+    two detail lines; fewer details, then the smallest size, when nothing larger does."""
+    if not headline:
+        return SMALL
+    small = line_box(SMALL)[1] + LINE_GAP
+    for wanted in range(min(len(detail), 2), -1, -1):
+        for size in HEADLINE_SIZES:
+            lines = len(wrap(headline, size, headline_width(size)))
+            if lines > (1 if size > LARGE_ENOUGH else 2):
+                continue
+            if lines * (line_box(size)[1] + LINE_GAP) + wanted * small <= room:
+                return size
+    return SMALL
+
+
+@lru_cache(maxsize=256)
+def pages(screen: SeatScreen) -> tuple[tuple[Placed, ...], ...]:
+    """Every page of ``screen``: the status lines on each, then the headline and details, as many as fit a page.
+
+    Nothing is cut: what does not fit goes on the next page (``y`` is the top of a line's capitals).
+    """
+    status: list[Placed] = []
     y = 0
-    for line in (screen.where, screen.numbers):
-        if line:
-            placed.append(Placed(_fit_one(line, SMALL), SMALL, y))
-            y += small + 1
-    top = y + 2 if y else 0  # the rule sits in the gap: see draw()
-    room = HEIGHT - top
+    for line in _status(screen):
+        status.append(Placed(_fit_one(line, SMALL), SMALL, y))
+        y += line_box(SMALL)[1] + LINE_GAP
+    top = _message_top(screen)
     detail = [line for part in screen.detail for line in wrap(part, SMALL)]
-    wanted = min(len(detail), 2)
-    # First pass: the largest readable headline that still leaves two detail lines (or all there are);
-    # second pass: the largest headline that fits at all, with the detail cut short.
-    passes = [(size, wanted) for size in HEADLINE_SIZES if size >= LARGE_ENOUGH] + [(size, 0) for size in HEADLINE_SIZES]
-    for size, need in passes:
-        head = wrap(screen.headline, size) if screen.headline else []
-        height = line_box(size)[1]
-        head_height = len(head) * (height + 1)
-        if head_height > room or (size > LARGE_ENOUGH and len(head) > 1):
-            continue
-        fits_detail = max(0, (room - head_height) // small)
-        if fits_detail < need:
-            continue
-        shown = detail[:fits_detail]
-        if len(shown) < len(detail) and shown:
-            shown[-1] = _fit_one(shown[-1] + "…", SMALL)
-        y = top
-        for line in head:
-            placed.append(Placed(line, size, y))
-            y += height + 1
-        for line in shown:
-            placed.append(Placed(line, SMALL, y))
-            y += small
-        return placed
-    # Nothing fits even at the smallest size: show as much of the headline as the room allows.
+    size = _headline_size(screen.headline, detail, HEIGHT - top)
+    rows = [(line, size) for line in (wrap(screen.headline, size, headline_width(size)) if screen.headline else [])]
+    rows += [(line, SMALL) for line in detail]
+    out: list[tuple[Placed, ...]] = []
+    page: list[Placed] = []
     y = top
-    for line in wrap(screen.headline, SMALL)[: room // small]:
-        placed.append(Placed(line, SMALL, y))
-        y += small
-    return placed
+    for text, row_size in rows:
+        height = line_box(row_size)[1]
+        if page and y + height > HEIGHT:
+            out.append((*status, *page))
+            page, y = [], top
+        page.append(Placed(text, row_size, y))
+        y += height + LINE_GAP
+    out.append((*status, *page))
+    return tuple(out)
+
+
+def layout(screen: SeatScreen, page: int = 0) -> list[Placed]:
+    """Where each line of one page of ``screen`` goes on the 128×64 frame (the first page unless told)."""
+    laid = pages(screen)
+    return list(laid[page % len(laid)])
+
+
+def page_count(screen: SeatScreen) -> int:
+    """How many pages ``screen`` takes."""
+    return len(pages(screen))
 
 
 def _fit_one(line: str, size: int) -> str:
-    """``line`` cut with an ellipsis so it fits on one line at ``size``."""
+    """``line`` cut with an ellipsis so it fits on one line at ``size`` (status lines only: they are short)."""
     if text_width(line, size) <= TEXT_WIDTH:
         return line
     while line and text_width(line + "…", size) > TEXT_WIDTH:
@@ -268,32 +417,86 @@ def _fit_one(line: str, size: int) -> str:
     return line.rstrip() + "…"
 
 
-def draw(target: ImageDraw.ImageDraw, screen: SeatScreen) -> None:
-    """Draw ``screen`` onto a 128×64 drawing surface (a luma ``canvas`` or a plain image)."""
-    placed = layout(screen)
-    status_lines = sum(1 for line in (screen.where, screen.numbers) if line)
-    if status_lines:
-        # A rule between where the game is and the seat's own result, in the gap layout() leaves.
-        rule_y = (line_box(SMALL)[1] + 1) * status_lines
-        target.line([(0, rule_y), (WIDTH - 1, rule_y)], fill="white")
+MARK_PITCH = 5
+"""Columns between two page marks at the right end of the rule."""
+
+
+def draw(target: ImageDraw.ImageDraw, screen: SeatScreen, page: int = 0) -> None:
+    """Draw one page of ``screen`` onto a 128×64 drawing surface (a luma ``canvas`` or a plain image)."""
+    count = page_count(screen)
+    placed = layout(screen, page)
+    if _status(screen):
+        # A rule between where the game is and the seat's own result, in the gap pages() leaves; a long message
+        # ends the rule with one mark per page, the page shown filled.
+        rule_y = _message_top(screen) - 2
+        marks = count if count > 1 else 0
+        target.line([(0, rule_y), (WIDTH - 1 - marks * MARK_PITCH, rule_y)], fill="white")
+        for index in range(marks):
+            x = WIDTH - (marks - index) * MARK_PITCH + 1
+            if index == page % count:
+                target.rectangle([(x, rule_y - 1), (x + 2, rule_y + 1)], fill="white")
+            else:
+                target.point((x + 1, rule_y), fill="white")
     for item in placed:
-        # Pillow draws from the top of the line's ascent; lift it so the capitals start at item.y.
-        target.text((0, item.y - line_box(item.size)[0]), drawable(item.text), font=font(item.size), fill="white")
+        # Pillow draws from the top of the line's cell; lift it so the capitals start at item.y.
+        top = item.y - line_box(item.size)[0]
+        for x in ((0, 1) if item.size >= BOLD_FROM else (0,)):
+            target.text((x, top), drawable(item.text), font=font(item.size), fill="white")
 
 
-def render(screen: SeatScreen) -> Image.Image:
-    """``screen`` as a 1-bit 128×64 image."""
+def render(screen: SeatScreen, page: int = 0) -> Image.Image:
+    """One page of ``screen`` (the first unless told) as a 1-bit 128×64 image."""
     image = Image.new("1", (WIDTH, HEIGHT))
-    draw(ImageDraw.Draw(image), screen)
+    draw(ImageDraw.Draw(image), screen, page)
     return image
 
 
-def show(device: Any, screen: SeatScreen) -> None:
-    """Draw ``screen`` on a luma device (real SSD1306 or the dummy) through luma's ``canvas``."""
+def show(device: Any, screen: SeatScreen, page: int = 0) -> None:
+    """Draw one page of ``screen`` on a luma device (real SSD1306 or the dummy) through luma's ``canvas``."""
     from luma.core.render import canvas
 
     with canvas(device) as surface:
-        draw(surface, screen)
+        draw(surface, screen, page)
+
+
+class Pager:
+    """Which page each screen shows now: a message longer than its panel turns a page every ``seconds`` of the
+    table's clock, from its first page each time the screen's text changes, round and round until it does."""
+
+    def __init__(self, clock: Callable[[], float], seconds: float = PAGE_SECONDS) -> None:
+        self.clock = clock
+        self.seconds = seconds
+        self._since: dict[str, tuple[SeatScreen, float]] = {}
+        self._shown: dict[str, tuple[SeatScreen, int]] = {}
+
+    def page(self, screen_id: str, screen: SeatScreen) -> int:
+        """The page of ``screen`` to show now on ``screen_id``'s panel."""
+        now = self.clock()
+        held = self._since.get(screen_id)
+        if held is None or held[0] != screen:
+            self._since[screen_id] = (screen, now)
+            return 0
+        count = page_count(screen)
+        return int((now - held[1]) // self.seconds) % count if count > 1 else 0
+
+    def changed(self, screens: Mapping[str, SeatScreen]) -> dict[str, tuple[SeatScreen, int]]:
+        """The screens whose frame differs from the one last handed out (new text, or its next page), with the page."""
+        out: dict[str, tuple[SeatScreen, int]] = {}
+        for screen_id, screen in screens.items():
+            frame = (screen, self.page(screen_id, screen))
+            if self._shown.get(screen_id) != frame:
+                self._shown[screen_id] = frame
+                out[screen_id] = frame
+        return out
+
+    def turning(self) -> bool:
+        """Whether some screen shows a message of more than one page (only then does the clock change a frame)."""
+        return any(page_count(screen) > 1 for screen, _ in self._since.values())
+
+    def shown(self, screen_id: str) -> int:
+        """The page last handed out for ``screen_id`` (0 before any)."""
+        frame = self._shown.get(screen_id)
+        return frame[1] if frame is not None else 0
 
 
 # --- refusals -----------------------------------------------------------------------------------------------------
@@ -316,7 +519,9 @@ def refusal_message(sentence: str) -> Message:
 # --- engine announcements as screen messages -------------------------------------------------------------------
 
 REROLL_HINT = "Press again: reroll, 1 Fan"
-RESOLVE_BY_HAND = "By hand, then page: Admin"
+BOARD_VOTES = "Roll {roll} · votes {votes}"
+"""The roll of a Board meeting and each Director's vote, on one line of a seat's screen."""
+RESOLVE_BY_HAND = "By hand, fix on Admin"
 """An effect the engine cannot settle from the taps (a choice no tap gave): the table does it and corrects the numbers."""
 _STAT_SHORT = {"budget": "€", "fanbase": "Fan", "operation": "Op", "fitness": "Fit"}
 
@@ -410,7 +615,7 @@ def _detail(announcement: Mapping[str, Any], name: Any) -> str:
     if kind == "roll" and a.get("held"):
         return REROLL_HINT
     if kind == "board_meeting":
-        return f"Rolled {a.get('roll')} · votes {_votes(a.get('votes') or {})}"
+        return BOARD_VOTES.format(roll=a.get("roll"), votes=_votes(a.get("votes") or {}))
     if kind == "hire":
         return f"-€{a.get('cost')}"
     if kind == "sell":

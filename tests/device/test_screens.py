@@ -34,7 +34,7 @@ def test_screen_says_where_the_game_is_and_the_clubs_numbers() -> None:
     screen = compose(VIEW, 2, Message("Rolled 4", ("Yellow decision",)))
     assert screen.text().splitlines() == [
         "Wk 3/8 Tue · Seat 2",
-        "€12 Fan3 Op2 Fit4 Pts7",
+        "€12 Fan3 Op2 Fit4 P7",  # "Pts7" would not fit the panel's 21 columns
         "Rolled 4",
         "Yellow decision",
     ]
@@ -42,6 +42,8 @@ def test_screen_says_where_the_game_is_and_the_clubs_numbers() -> None:
 
 def test_each_seat_sees_its_own_club() -> None:
     assert compose(VIEW, 1).numbers == "€4 Fan1 Op0 Fit2 Pts3"
+    big = {"seat": 1, "resources": {"budget": 123, "fanbase": 14, "operation": 12, "fitness": 10}, "points": 17}
+    assert screens.numbers_line(big) == "€123 Fn14 Op12 Ft10 P17"
     assert compose(VIEW, 1).headline == "Blue Rovers"
 
 
@@ -68,19 +70,22 @@ def test_every_placed_line_fits_the_frame() -> None:
         assert placed.y + screens.line_box(placed.size)[1] <= HEIGHT
 
 
-def test_cut_detail_ends_with_an_ellipsis() -> None:
+def test_a_long_message_is_paged_not_cut() -> None:
     many = Message("Rolled 4", tuple(f"line {i}" for i in range(8)))
-    texts = [p.text for p in layout(compose(VIEW, 2, many))]
-    assert texts[-1].endswith("…")
-    assert "line 7" not in texts
+    screen = compose(VIEW, 2, many)
+    shown = [p.text for page in screens.pages(screen) for p in page]
+    assert [f"line {i}" for i in range(8)] == [t for t in shown if t.startswith("line ")]
+    assert not any(t.endswith("…") for t in shown)
+    assert screens.page_count(screen) > 1
 
 
 def test_rendered_frame_is_1bit_128x64_with_ink_in_every_part() -> None:
     image = render(compose(VIEW, 2, Message("Rolled 4", ("Yellow decision",))))
     assert image.mode == "1" and image.size == (WIDTH, HEIGHT)
-    assert _ink(image, (0, 0, WIDTH, SMALL)) > 20  # where the game is
-    assert _ink(image, (0, SMALL + 1, WIDTH, 2 * SMALL + 1)) > 20  # the club's numbers
-    assert _ink(image, (0, 24, WIDTH, HEIGHT)) > 60  # the result
+    line = screens.line_box(SMALL)[1] + screens.LINE_GAP
+    assert _ink(image, (0, 0, WIDTH, line)) > 20  # where the game is
+    assert _ink(image, (0, line, WIDTH, 2 * line)) > 20  # the club's numbers
+    assert _ink(image, (0, 2 * line + 2, WIDTH, HEIGHT)) > 60  # the result
 
 
 def test_different_results_give_different_frames() -> None:
@@ -89,8 +94,9 @@ def test_different_results_give_different_frames() -> None:
     assert ImageChops.difference(four.convert("L"), five.convert("L")).getbbox() is not None
 
 
-def test_characters_missing_from_the_font_are_replaced_not_dropped() -> None:
-    assert screens.drawable("€5 — ok") == "EUR5 - ok"
+def test_the_font_draws_the_euro_sign_and_dashes_as_they_are() -> None:
+    assert screens.drawable("€5 — ok…") == "€5 — ok…"
+    assert screens.drawable("Red\tLions") == "Red Lions"  # a stray control character is a space, not a box
 
 
 def test_luma_canvas_on_dummy_device_matches_render() -> None:
@@ -149,9 +155,9 @@ def test_a_board_meeting_shows_the_roll_each_directors_vote_and_the_decision() -
     gain = {"kind": "gain", "seat": 1, "resource": "budget", "amount": 2, "text": "Seat 1 gains 2 Budget."}
     message = screens.message_for([meeting, gain])
     assert message.headline == "Yellow wins"
-    assert message.detail[:2] == ("Rolled 1 · votes Y Y B", "Raise the prices")
+    assert message.detail[:2] == ("Roll 1 · votes Y Y B", "Raise the prices")
     shown = [p.text for p in layout(compose(REFERENCE_VIEW, 2, message))]
-    assert "Rolled 1 · votes Y Y B" in shown and "Yellow wins" in shown
+    assert "Roll 1 · votes Y Y B" in shown and "Yellow wins" in shown
     # Colours sharing an initial are told apart by their first letters.
     both = {**meeting, "votes": {"dir_01": "blue", "dir_02": "black", "dir_03": "blue"}}
-    assert screens.message_for([both]).detail[0] == "Rolled 1 · votes Blu Bla Blu"
+    assert screens.message_for([both]).detail[0] == "Roll 1 · votes Blu Bla Blu"

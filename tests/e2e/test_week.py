@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from device import inputs
+from device import inputs, screens
 from device.session import describe
 from device.sim import SimulatedTable
 from tests.e2e.table import (
@@ -102,7 +102,7 @@ def test_a_whole_week_from_setup_to_the_next_monday(table: SimulatedTable) -> No
         # the roll and each Director's vote, in the order the club's Directors were tapped, by colour initial
         kept = second if seat == 3 else decisive_rolls(profile, seat)[0]
         votes = " ".join(profile.cards[d].vote(kept)[0].upper() for d in DIRECTORS[seat])
-        assert f"Rolled {kept} · votes {votes}" in screen(table, seat).splitlines()
+        assert screens.BOARD_VOTES.format(roll=kept, votes=votes) in screen(table, seat).splitlines()
 
     # --- Tuesday: out of turn is refused with the reason; seat 1 hires with a confirming press
     before = events(table)
