@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import engine
+from engine.errors import EngineError
+
 _PICK_WORDS = {"chosen_player": "footballer", "chosen_youngster": "Youngster", "chosen_staff": "Staff card",
                "chosen_card": "card"}
 """An effect's chosen target → what the seat is asked to tap (``device.inputs.PICK_KINDS``)."""
@@ -97,6 +100,26 @@ class GameView:
         if club.shirt is None and slots.get("shirt", 0) > 0:
             kinds.append("shirt")
         return tuple(kinds)
+
+    def why_not(self, event: Mapping[str, Any]) -> str | None:
+        """The engine's sentence for why it would refuse ``event`` now, or None when it would take it."""
+        try:
+            engine.apply(self.profile, self.state, event)
+        except EngineError as refusal:
+            return str(refusal.args[0]) if refusal.args else str(refusal)
+        return None
+
+    def preview(self, event: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
+        """What the engine would announce for ``event`` now (the state is left as it is); () when it refuses."""
+        try:
+            return tuple(engine.apply(self.profile, self.state, event).announcements)
+        except EngineError:
+            return ()
+
+    def board_card(self, seat: int) -> str | None:
+        """The Board meeting card the seat's club holds this week."""
+        club = self.state.club(seat)
+        return None if club is None else club.board_card
 
     def opponent(self, seat: int) -> str | None:
         """The Opponent card the seat's club plays this week."""

@@ -22,8 +22,8 @@ class Hardware(Protocol):
     def stop(self) -> None:
         """Stop the threads and release the hardware."""
 
-    def show(self, screen_id: str, screen: SeatScreen) -> None:
-        """Draw what a screen says on its display."""
+    def show(self, screen_id: str, screen: SeatScreen, page: int = 0) -> None:
+        """Draw one page of what a screen says on its display."""
 
     def lights(self, lit: Iterable[int]) -> None:
         """Light the buttons of these seats, the others off."""
@@ -142,10 +142,10 @@ class TableHardware:
             if self.buttons.led_is_lit(button.id) != on:
                 self.buttons.set_led(button.id, "on" if on else "off")
 
-    def show(self, screen_id: str, screen: SeatScreen) -> None:
-        """Draw what a screen says on its display (rendered with the bundled font, sent through luma)."""
+    def show(self, screen_id: str, screen: SeatScreen, page: int = 0) -> None:
+        """Draw one page of what a screen says on its display (rendered with the bundled font, sent through luma)."""
         display = self.displays.get(screen_id)
         if display is not None:
-            display.show(screens.render(screen))
+            display.show(screens.render(screen, page))
 
 

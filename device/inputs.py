@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from device.screens import Message
+from device.screens import Message, message_for, refusal_message
 from drivers.dice import D6, D10, Die, Dice
 
 UNKNOWN_CARD = "Unknown card — enrol it on the page"
@@ -44,6 +44,12 @@ TAP_PICK = "Tap the {what}"
 PICK_FOR = "for {name}"
 HOLD_TO_CANCEL = "Hold: cancel"
 NOT_A_PICK = "Not one of your {what}s"
+ROLL_FOR = "for {what}"
+"""Under "Press to roll the d6": what the roll decides (the Board meeting card, the Stat, the card's effect)."""
+KEEP_GIVES = "Keep: {outcome}"
+"""Under a roll that may still be rerolled: what keeping it gives, as the engine says it would."""
+ROLL_PURPOSES = {"potential": "Club potential", "match_consequence": "Match consequence", "injury": "an injury",
+                 "suspension": "a suspension", "opponent_die": "an Opponent die", "effect": "a card's effect"}
 
 REROLL_SECONDS = 4.0
 """How long after a roll a second press spends 1 Fanbase to reroll it."""
@@ -116,6 +122,8 @@ class Outcome:
     """Drop the last event of the log (the runtime says what was undone)."""
     again: bool = False
     """Once the events are applied, handle the same input again (it meant something once the roll was kept)."""
+    refused: bool = False
+    """The messages are the engine's refusal of what the input meant (nothing was sent to it)."""
 
 
 class Game(Protocol):
@@ -149,6 +157,15 @@ class Game(Protocol):
     def picks(self, event: Mapping[str, Any]) -> tuple[str, ...]:
         """The cards the club chooses for the effects an event's card brings, one word each (see ``PICK_KINDS``)."""
 
+    def why_not(self, event: Mapping[str, Any]) -> str | None:
+        """The engine's sentence for why it would refuse ``event`` now, or None when it would take it."""
+
+    def preview(self, event: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
+        """What the engine would announce if ``event`` were applied now (nothing is applied); () when refused."""
+
+    def board_card(self, seat: int) -> str | None:
+        """The Board meeting card the club at ``seat`` holds this week."""
+
 
 # --- pending choices between two inputs ----------------------------------------------------------------------------
 
@@ -163,7 +180,17 @@ PROPOSALS: Mapping[tuple[str, bool], str] = {
     ("staff", False): "hire_staff",
     ("staff", True): "use_card",
     ("director", True): "use_card",
+    ("director", False): "use_card",
     ("sponsor", False): "sponsor",
+    ("sponsor", True): "use_card",
+}
+#: The event a card stands for when nothing the table waits for fits it: offered to the engine so that its refusal,
+#: in its words, names the card's own use ("Cannot play a Tactic card" only ever for a Tactic card).
+MEANINGS: Mapping[str, str] = {
+    "board_meeting": "board_meeting",
+    "opponent": "kickoff",
+    "tactic": "tactic_played",
+    "objective": "objective_result",
 }
 #: The event a card of a kind makes when the engine awaits a card of that kind from the seat.
 CARD_EVENTS: Mapping[str, str] = {"board_meeting": "board_meeting", "opponent": "reveal_opponent"}
@@ -211,6 +238,37 @@ def _die(entry: Mapping[str, Any], dice_by_name: Mapping[str, Die]) -> Die:
     if name.startswith("d") and name[1:].isdigit():
         return Die(name, tuple(range(1, int(name[1:]) + 1)))
     raise ValueError(f"The engine asked for a roll of an unknown die {name!r}: add it to the board profile's dice.")
+
+
+def _roll_for(entry: Mapping[str, Any], game: Game) -> str:
+    """What an awaited roll decides, in words: the Board meeting card, the Stat, the card whose effect it is."""
+    purpose = str(entry.get("purpose", ""))
+    seat = entry.get("seat")
+    if purpose == "board_meeting" and isinstance(seat, int):
+        card = game.board_card(seat)
+        if card:
+            return game.name(card)
+    if purpose == "potential" and entry.get("stat"):
+        return f"{ROLL_PURPOSES['potential']}: {STAT_WORDS.get(str(entry['stat']), str(entry['stat']))}"
+    if purpose == "effect" and entry.get("card"):
+        return game.name(str(entry["card"]))
+    return ROLL_PURPOSES.get(purpose, purpose.replace("_", " ") or "the game")
+
+
+def _keep_gives(entry: Mapping[str, Any], game: Game) -> tuple[str, ...]:
+    """Under a held roll: the card it is for, what keeping it gives (asked of the engine), and how to reroll."""
+    seat = entry.get("seat")
+    outcome = game.preview({"type": "keep", "seat": seat}) if isinstance(seat, int) else ()
+    shown = [a for a in outcome if a.get("seat") in (seat, None) and a.get("kind") not in ("keep", "turn")]
+    lines = [ROLL_FOR.format(what=_roll_for(entry, game))]
+    if shown:
+        result = message_for(shown, game.name)
+        lines.append(KEEP_GIVES.format(outcome=result.headline))
+        lines.append(PRESS_TO_REROLL)
+        lines.extend(line for line in result.detail if line not in lines)
+    else:
+        lines.append(PRESS_TO_REROLL)
+    return tuple(lines)
 
 
 def _kinds_text(kinds: Sequence[str]) -> str:
@@ -332,7 +390,7 @@ class Interpreter:
             if waiting:
                 return Message(WAITING_FOR.format(who=f"Seat {waiting[0]['seat']}"))
             return None
-        return Message(*self._ask(entry))
+        return Message(*self._ask(entry, game))
 
     # -- taps ------------------------------------------------------------------------------------------------
 
@@ -343,6 +401,10 @@ class Interpreter:
             return self._say(tap.seat, UNKNOWN_CARD, card)
         if kind == "opponent" and any(e.get("need") == "kickoff" for e in game.awaiting):
             return self._reveal(tap, card, game)
+        if kind == "opponent" and tap.seat is not None and not any(
+                e.get("seat") == tap.seat and e.get("need") == "card" and "opponent" in e.get("kinds", ()) for e in game.awaiting):
+            # An Opponent card means its club's match: the engine says why there is none to play now.
+            return self._ask_engine(tap.seat, {"type": "kickoff", "seat": tap.seat}, game)
         seat = tap.seat if tap.seat is not None else self._seat_waiting_for(game, kind)
         if seat is None:
             return self._say(None, NOT_NOW, f"{game.name(card)}: nobody waits for this card")
@@ -371,9 +433,8 @@ class Interpreter:
             if pending is not None and pending.kind == "contract" and pending.event.get("card") == card:
                 return self._press(Press("", seat), game)
             return self._propose(seat, tap.pad, card, kind, game)
-        # Nothing awaits this card here: offer it anyway so the engine says why, in its words.
-        fallback = CARD_EVENTS.get(kind) or PROPOSALS.get((kind, game.owns(seat, card))) or "tactic_played"
-        return Outcome(events=({"type": fallback, "seat": seat, "card": card},))
+        # Nothing awaits this card here: ask the engine about what the card is for, and show why not in its words.
+        return self._ask_engine(seat, self._meaning(seat, card, kind, game), game)
 
     def _reveal(self, tap: Tap, card: str, game: Game) -> Outcome:
         """An Opponent card turned over (on a seat's pad or the shared slot): its club plays the match now."""
@@ -424,12 +485,21 @@ class Interpreter:
         owned = game.owns(seat, card)
         event_type = PROPOSALS.get((kind, owned))
         name = game.name(card)
-        event = {"type": event_type or kind, "seat": seat, "card": card}
         if event_type is None:
-            return Outcome(events=(event,))
+            return self._ask_engine(seat, self._meaning(seat, card, kind, game), game)
+        event = {"type": event_type, "seat": seat, "card": card}
         if event_type == "sponsor":
-            pending = _Pending("contract", event, options=game.contracts(seat) or ("megaphone",), pad=pad, prompt=name)
+            options = game.contracts(seat) or ("megaphone",)
+            why = game.why_not({**event, "contract": options[0]})
+            if why is not None:  # e.g. it is not the seat's turn: said before any contract is stepped through
+                return self._refuse(seat, why, event)
+            pending = _Pending("contract", event, options=options, pad=pad, prompt=name)
         else:
+            why = game.why_not(event)
+            if why is not None:
+                # Refused before the confirming press: an untrained footballer cannot be sold, a card the club cannot
+                # pay cannot be hired; the engine says so now rather than after the seat confirmed.
+                return self._refuse(seat, why, event)
             cost = game.cost(card)
             verb = {"sell": "Sell", "use_card": "Use"}.get(event_type, "Hire")
             cost_text = f" for €{cost}" if cost is not None and verb == "Hire" else ""
@@ -453,6 +523,12 @@ class Interpreter:
         fits = PICK_KINDS.get(want)
         if not game.owns(seat, card) or (fits is not None and kind not in fits):
             return self._say(seat, NOT_A_PICK.format(what=want), TAP_PICK.format(what=want), HOLD_TO_CANCEL)
+        why = game.why_not({**pending.event, "targets": [*pending.chosen, card]})
+        if why is not None:  # the engine will not take this card for it: another may be tapped, or a hold cancels
+            refused = self._refuse(seat, why, pending.event)
+            message = refused.messages[seat]
+            return Outcome(messages={seat: Message(message.headline, (*message.detail, TAP_PICK.format(what=want),
+                                                                      HOLD_TO_CANCEL))}, refused=True)
         pending.chosen.append(card)
         if len(pending.chosen) < len(pending.options):
             return Outcome(messages={seat: self._pending_message(pending)})
@@ -535,6 +611,29 @@ class Interpreter:
 
     # -- helpers ---------------------------------------------------------------------------------------------
 
+    @staticmethod
+    def _meaning(seat: int, card: str, kind: str, game: Game) -> dict[str, Any]:
+        """The event a card stands for when nothing awaited fits it (its kind's own use; an owned card's action)."""
+        event_type = MEANINGS.get(kind) or PROPOSALS.get((kind, game.owns(seat, card))) or "use_card"
+        if event_type == "kickoff":
+            return {"type": event_type, "seat": seat}
+        if event_type == "objective_result":
+            return {"type": event_type, "seat": seat, "result": "fulfilled"}
+        return {"type": event_type, "seat": seat, "card": card}
+
+    def _ask_engine(self, seat: int, event: dict[str, Any], game: Game) -> Outcome:
+        """Offer ``event`` when the engine takes it, else show at once why not (nothing is sent)."""
+        why = game.why_not(event)
+        if why is None:
+            self._pending.pop(seat, None)
+            return Outcome(events=(event,))
+        return self._refuse(seat, why, event)
+
+    @staticmethod
+    def _refuse(seat: int, why: str, event: Mapping[str, Any]) -> Outcome:
+        """The engine's refusal of ``event`` on the seat's screen: what cannot be done, large, and why below."""
+        return Outcome(messages={seat: refusal_message(why, event)}, refused=True)
+
     def _in_window(self, seat: int) -> bool:
         started = self._rolled_at.get(seat)
         return started is not None and self.clock() - started <= self.reroll_seconds
@@ -557,16 +656,15 @@ class Interpreter:
         return next((e for e in game.awaiting if e.get("seat") == seat), None)
 
     @staticmethod
-    def _ask(entry: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
+    def _ask(entry: Mapping[str, Any], game: Game) -> tuple[str, tuple[str, ...]]:
         """What to ask a seat for, given what the engine awaits from it."""
         need = entry.get("need")
         if need == "card":
             return TAP_CARD.format(kinds=_kinds_text(entry.get("kinds", ()))), ()
         if need == "roll":
-            purpose = str(entry.get("purpose", "")).replace("_", " ").capitalize()
-            return PRESS_TO_ROLL.format(die=entry.get("die", "d6")), (purpose,) if purpose else ()
+            return PRESS_TO_ROLL.format(die=entry.get("die", "d6")), (ROLL_FOR.format(what=_roll_for(entry, game)),)
         if need == "keep_or_reroll":
-            return f"Rolled {entry.get('value')}", (PRESS_TO_REROLL,)
+            return f"Rolled {entry.get('value')}", _keep_gives(entry, game)
         if need == "lineup":
             return LINEUP_ON_PAGE, ()
         if need == "suspensions":

@@ -11,14 +11,14 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from device.hardware import Hardware
-from device.screens import SeatScreen
+from device.screens import Pager
 from device.session import Session
 from drivers.base import HealthReading
 
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.25
-"""How often reroll windows are checked for expiry."""
+"""How often reroll windows are checked for expiry, and long messages for their next page."""
 
 
 class RunningTable:
@@ -33,7 +33,8 @@ class RunningTable:
         self._lock: asyncio.Lock | None = None
         self._changed: asyncio.Condition | None = None
         self._tasks: list[asyncio.Task[Any]] = []
-        self._shown: dict[str, SeatScreen] = {}
+        self.pager = Pager(session.clock)
+        """Which page of a long message each screen shows, turned on the session's clock."""
         self._drawing = threading.Lock()
         self._drawn: dict[str, int] = {}
         """How many frames each display has been sent: the page fetches a frame again when it grows."""
@@ -99,13 +100,16 @@ class RunningTable:
         assert self._lock is not None
         while True:
             await asyncio.sleep(TICK_SECONDS)
-            if not self.session.waiting_on_time():
-                continue  # idle: nothing to do, not even a thread hop
-            version = self.session.version
-            async with self._lock:
-                await asyncio.to_thread(self.session.tick)
-            if self.session.version != version:
-                await self._after_change()
+            if self.session.waiting_on_time():
+                version = self.session.version
+                async with self._lock:
+                    await asyncio.to_thread(self.session.tick)
+                if self.session.version != version:
+                    await self._after_change()
+                    continue
+            if self.pager.due():
+                # Only a page turns: the displays change, the game and the page's snapshot do not.
+                await asyncio.to_thread(self.redraw)
 
     async def idle(self) -> None:
         """Wait until every reading handed in so far has been handled."""
@@ -119,13 +123,11 @@ class RunningTable:
             self._changed.notify_all()
 
     def redraw(self) -> None:
-        """Draw the screens whose text changed (one redraw at a time: two changes may finish together)."""
+        """Draw the screens whose text or page changed (one redraw at a time: two changes may finish together)."""
         with self._drawing:
-            for screen_id, screen in self.session.screens().items():
-                if self._shown.get(screen_id) != screen:
-                    self.hardware.show(screen_id, screen)
-                    self._shown[screen_id] = screen
-                    self._drawn[screen_id] = self._drawn.get(screen_id, 0) + 1
+            for screen_id, (screen, page) in self.pager.changed(self.session.screens()).items():
+                self.hardware.show(screen_id, screen, page)
+                self._drawn[screen_id] = self._drawn.get(screen_id, 0) + 1
             self.hardware.lights(self.session.waiting_seats())
 
     # -- web.interface.Table -------------------------------------------------------------------------
@@ -135,6 +137,8 @@ class RunningTable:
         snapshot = self.session.snapshot()
         for screen_id, screen in snapshot["screens"].items():
             screen["version"] = self._drawn.get(screen_id, 0)
+            # A long message turns its pages without a change of the game: the virtual table fetches frames meanwhile.
+            screen["page"], screen["pages"] = self.pager.shown(screen_id)
         return {**snapshot, "simulation": self.sim is not None}
 
     async def subscribe(self) -> AsyncIterator[dict[str, Any]]:

@@ -255,13 +255,10 @@ def league_message(view: Mapping[str, Any] | None) -> Message:
 def shared_message(view: Mapping[str, Any] | None, news: Message | None) -> Message:
     """What the shared screen says: the final ranking at the end, live results on Matchday, else the news or the League."""
     if view:
-        for special in (final_table(view), match_results(view)):
-            if special is not None:
-                if news is not None and news.headline:
-                    # The table-wide news (an Opponent die after the matches) stays readable, after the results.
-                    extra = tuple(line for line in (news.headline, *news.detail) if line not in special.detail)
-                    return Message(special.headline, (*special.detail, *extra))
-                return special
+        # What the whole table watches for comes first: the final ranking, or the scores while Matchday is played.
+        special = final_table(view) or match_results(view)
+        if special is not None:
+            return special
     return news or league_message(view)
 
 
@@ -493,27 +490,44 @@ class Pager:
         """Whether some screen shows a message of more than one page (only then does the clock change a frame)."""
         return any(page_count(screen) > 1 for screen, _ in self._since.values())
 
-    def shown(self, screen_id: str) -> int:
-        """The page last handed out for ``screen_id`` (0 before any)."""
+    def due(self) -> bool:
+        """Whether a screen's next page is due now (its text unchanged since the frame last handed out)."""
+        return any(page_count(shown) > 1 and self.page(screen_id, shown) != page
+                   for screen_id, (shown, page) in self._shown.items())
+
+    def shown(self, screen_id: str) -> tuple[int, int]:
+        """(page, pages) of the frame last handed out for ``screen_id``; (0, 1) before any."""
         frame = self._shown.get(screen_id)
-        return frame[1] if frame is not None else 0
+        return (frame[1], page_count(frame[0])) if frame is not None else (0, 1)
 
 
 # --- refusals -----------------------------------------------------------------------------------------------------
 
 _REFUSAL = re.compile(r"^Seat \d+ (cannot [^:]+?)(?: now)?: (.+)$")
+REFUSED = {
+    "hire_player": "Cannot hire", "hire_youngster": "Cannot hire", "hire_staff": "Cannot hire", "sell": "Cannot sell",
+    "sponsor": "Cannot sign", "use_card": "Cannot use it", "board_meeting": "No Board meeting",
+    "kickoff": "No match now", "tactic_played": "No Tactic now", "reveal_opponent": "No match now",
+    "potential": "Cannot raise", "objective_result": "Not now", "pass": "Cannot pass", "build": "Cannot build",
+    "office": "Cannot move up", "directors": "Not now", "starting_players": "Not now", "objective": "Not now",
+    "tactic": "Not now", "opponents": "Not now", "roll": "No roll now", "reroll": "Cannot reroll", "keep": "Not now",
+}
+"""The large line over a refusal whose sentence does not start "Seat N cannot ...", by the event refused."""
+REFUSED_ANY = "Cannot do that"
 
 
-def refusal_message(sentence: str) -> Message:
-    """The engine's reason for a refusal on a seat's screen: "Cannot hire" large, the reason below.
+def refusal_message(sentence: str, event: Mapping[str, Any] | None = None) -> Message:
+    """The engine's reason for a refusal on a seat's screen: what cannot be done large ("Cannot hire"), why below.
 
-    The sentence names the seat, which its own screen need not repeat; other sentences are shown whole.
+    A sentence "Seat N cannot hire: ..." names the seat, which its own screen need not repeat; another sentence
+    ("Gordon McBride is not trained: ...") is shown whole under the words for the event refused.
     """
     found = _REFUSAL.match(sentence)
-    if found is None:
-        return Message(sentence)
-    what, why = found.groups()
-    return Message(what[0].upper() + what[1:], (why[0].upper() + why[1:],))
+    if found is not None:
+        what, why = found.groups()
+        return Message(what[0].upper() + what[1:], (why[0].upper() + why[1:],))
+    kind = str((event or {}).get("type", ""))
+    return Message(REFUSED.get(kind, REFUSED_ANY), (sentence,))
 
 
 # --- engine announcements as screen messages -------------------------------------------------------------------

@@ -233,6 +233,8 @@ class Session:
         """Show the outcome's messages and apply its events (and what follows by itself); False when refused."""
         for target, message in outcome.messages.items():
             self._say(target, message.headline, *message.detail)
+            if outcome.refused and target is not None:
+                self.kinds[target] = {"refusal"}
         if outcome.undo:
             with contextlib.suppress(ValueError):  # nothing to undo: the screens already say so
                 self.undo()
@@ -247,7 +249,7 @@ class Session:
             try:
                 announcements = self._commit(event)
             except EngineError as refusal:
-                shown = screens.refusal_message(refusal.args[0] if refusal.args else str(refusal))
+                shown = screens.refusal_message(refusal.args[0] if refusal.args else str(refusal), event)
                 target = event.get("seat", seat)
                 self._say(target, shown.headline, *shown.detail)
                 if target is not None:
@@ -441,19 +443,21 @@ class Session:
         if view is None:
             view = self.view()
         if seat is None:
-            message = self.everyone or self.shared or _shared_message(view)
+            message = self.everyone or screens.shared_message(view, self.shared)
             return SeatScreen(screens.where_line(view), "", message.headline, message.detail)
         message = self.everyone or self.messages.get(seat)
         prompt = self.interpreter.prompt(seat, self._view())
-        if message is None:
+        if message is None or (prompt is not None and prompt.headline == message.headline):
+            # The same words twice (a roll, then what the seat may do with it): the prompt, which says more, stays.
             message = prompt
         elif prompt is not None and prompt.headline != message.headline:
             if "refusal" in self.kinds.get(seat, set()):
                 # Why it was refused comes first; what the seat can do instead, after.
-                message = Message(message.headline, (*message.detail, prompt.headline))
+                lines = (*message.detail, prompt.headline)
             else:
                 # The result stays large; what the seat is asked to do next goes right under it.
-                message = Message(message.headline, (prompt.headline, *message.detail))
+                lines = (prompt.headline, *message.detail)
+            message = Message(message.headline, tuple(dict.fromkeys(lines)))
         return screens.compose(view, seat, message)
 
     @_locked
@@ -487,14 +491,6 @@ def _public(announcement: Mapping[str, Any]) -> Mapping[str, Any]:
     if not announcement.get("secret"):
         return announcement
     return {k: v for k, v in announcement.items() if k not in ("card", "cards")}
-
-
-def _shared_message(view: Mapping[str, Any] | None) -> Message:
-    """The shared screen when there is no news: the top of the League table."""
-    if view is None:
-        return Message("Touchline", (screens.NO_GAME_DETAIL,))
-    rows = [f"{r['position']}. {r['name']} {r['points']}" for r in view.get("league", ())[:4]]
-    return Message("League table", tuple(rows))
 
 
 def describe(event: Mapping[str, Any] | None, profile: Any) -> str:

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from device import screens
 from device.hardware import TableHardware
 from device.screens import SeatScreen
 from device.session import Session
@@ -259,7 +260,8 @@ class SimulatedTable:
         self.session = Session(config, store, self.dice, profile=profile, clock=self.clock)
         self.hardware.attach(self.session)
         self.session.tag_text = self.hardware.card_id_on
-        self._shown: dict[str, SeatScreen] = {}
+        self.pager = screens.Pager(self.clock)
+        """Which page of a long message each screen shows: ``wait()`` turns them."""
         self.hardware.start(self._reading)
         self._redraw()
 
@@ -284,10 +286,8 @@ class SimulatedTable:
         self._redraw()
 
     def _redraw(self) -> None:
-        for screen_id, screen in self.session.screens().items():
-            if self._shown.get(screen_id) != screen:
-                self.hardware.show(screen_id, screen)
-                self._shown[screen_id] = screen
+        for screen_id, (screen, page) in self.pager.changed(self.session.screens()).items():
+            self.hardware.show(screen_id, screen, page)
         self.hardware.lights(self.session.waiting_seats())
 
     # -- what a person does -----------------------------------------------------------------------------
@@ -322,7 +322,7 @@ class SimulatedTable:
         self.hardware.hold(button)
 
     def wait(self, seconds: float) -> None:
-        """Let time pass (reroll windows close)."""
+        """Let time pass (reroll windows close, long messages turn their pages)."""
         self.clock.advance(seconds)
         self.session.tick()
         self._redraw()

@@ -29,6 +29,11 @@ class Game:
     sponsors: tuple[str, ...] = ("megaphone", "adboard", "shirt")
     choose: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """What each card's action asks the club to choose (card id → one word per pick)."""
+    refuses: dict[str, str] = field(default_factory=dict)
+    """The engine's sentence for each event type it would refuse now (the others it takes)."""
+    outcomes: dict[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
+    """What the engine would announce for an event type (a keep: what the held roll decides)."""
+    boards: dict[int, str] = field(default_factory=dict)
 
     def kind(self, card: str) -> str | None:
         return KINDS.get(card)
@@ -53,6 +58,15 @@ class Game:
 
     def picks(self, event: Mapping[str, Any]) -> tuple[str, ...]:
         return self.choose.get(str(event.get("card")), ())
+
+    def why_not(self, event: Mapping[str, Any]) -> str | None:
+        return self.refuses.get(str(event.get("type")))
+
+    def preview(self, event: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
+        return self.outcomes.get(str(event.get("type")), ())
+
+    def board_card(self, seat: int) -> str | None:
+        return self.boards.get(seat)
 
 
 class Clock:

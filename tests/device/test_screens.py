@@ -134,7 +134,10 @@ def test_a_refusal_says_what_cannot_be_done_large_and_why_below() -> None:
     sentence = EE.NOT_YOUR_TURN.format(seat=2, what="hire", turn=3, day="Tuesday")
     assert screens.refusal_message(sentence) == Message("Cannot hire", ("It is Seat 3's turn (Tuesday).",))
     other = EE.GAME_OVER
-    assert screens.refusal_message(other) == Message(other)
+    assert screens.refusal_message(other) == Message(screens.REFUSED_ANY, (other,))
+    # A sentence that does not name the seat is shown whole, under what the refused event would have done.
+    untrained = EE.SELL_UNTRAINED.format(name="Gordon McBride")
+    assert screens.refusal_message(untrained, {"type": "sell", "seat": 1, "card": "vet_01"}) == Message("Cannot sell", (untrained,))
 
 
 def test_an_effect_left_to_the_table_says_to_do_it_by_hand_and_correct_it_on_the_page() -> None:

@@ -82,14 +82,28 @@ function drawSeats() {
   drawQuick(lastGame);
 }
 
+let turning = [];  // screens showing a message of several pages: their panels turn pages by the table's clock
+let fetches = 0;
+
 function refreshScreens(screens) {
+  turning = [];
   for (const [id, info] of Object.entries(screens || {})) {
+    if ((info.pages || 1) > 1) turning.push(id);
     if (versions[id] === info.version) continue;
     versions[id] = info.version;
     const img = document.querySelector(`img[data-screen="${CSS.escape(id)}"]`);
     if (img) img.src = `/api/sim/screens/${id}.png?v=${info.version}`;
   }
 }
+
+// A page turn changes a panel but not the game, so no update is pushed for it: fetch those panels' frames again.
+setInterval(() => {
+  fetches += 1;
+  for (const id of turning) {
+    const img = document.querySelector(`img[data-screen="${CSS.escape(id)}"]`);
+    if (img) img.src = `/api/sim/screens/${id}.png?v=${versions[id] ?? 0}.${fetches}`;
+  }
+}, 1000);
 
 await cardNames();
 live(async (snapshot) => {
