@@ -532,7 +532,6 @@ def refusal_message(sentence: str, event: Mapping[str, Any] | None = None) -> Me
 
 # --- engine announcements as screen messages -------------------------------------------------------------------
 
-REROLL_HINT = "Press again: reroll, 1 Fan"
 BOARD_VOTES = "Roll {roll} · votes {votes}"
 """The roll of a Board meeting and each Director's vote, on one line of a seat's screen."""
 RESOLVE_BY_HAND = "By hand, fix on Admin"
@@ -627,7 +626,7 @@ def _detail(announcement: Mapping[str, Any], name: Any) -> str:
     a = announcement
     kind = a.get("kind")
     if kind == "roll" and a.get("held"):
-        return REROLL_HINT
+        return ""  # the seat's prompt says how to reroll, and what keeping gives
     if kind == "board_meeting":
         return BOARD_VOTES.format(roll=a.get("roll"), votes=_votes(a.get("votes") or {}))
     if kind == "hire":

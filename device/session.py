@@ -447,9 +447,14 @@ class Session:
             return SeatScreen(screens.where_line(view), "", message.headline, message.detail)
         message = self.everyone or self.messages.get(seat)
         prompt = self.interpreter.prompt(seat, self._view())
-        if message is None or (prompt is not None and prompt.headline == message.headline):
-            # The same words twice (a roll, then what the seat may do with it): the prompt, which says more, stays.
+        held_roll = bool(self.kinds.get(seat, set()) & {"roll", "reroll"}) and any(
+            e.get("seat") == seat and e.get("need") == "keep_or_reroll" for e in self.state.awaiting)
+        if message is None:
             message = prompt
+        elif prompt is not None and (prompt.headline == message.headline or held_roll):
+            # The roll just made, and what the seat may do with it: the roll stays large, the prompt's lines below
+            # (the card it is for, what keeping it gives, how to reroll).
+            message = Message(message.headline, tuple(dict.fromkeys((*message.detail, *prompt.detail))))
         elif prompt is not None and prompt.headline != message.headline:
             if "refusal" in self.kinds.get(seat, set()):
                 # Why it was refused comes first; what the seat can do instead, after.
