@@ -28,6 +28,7 @@ function one(kind, label, cls) {
 
 function drawSeats() {
   const opps = deck.filter((c) => c.kind === "opponent");
+  $("newgame-start").disabled = false;  // the seats can be filled in now
   fill($("seats"), [1, 2, 3, 4].map((seat) => h("fieldset", {class: "seatbox", dataset: {seat}},
     h("legend", {}, h("label", {class: "inline"}, h("input", {type: "checkbox", class: "plays", checked: seat <= 2}), ` Seat ${seat} plays`)),
     h("label", {}, "Club name ", h("input", {class: "name", maxlength: 40, value: ["Middleham Local Club", "Riverside Town", "Northgate Albion", "Eastport City"][seat - 1]})),
@@ -122,7 +123,7 @@ let adjustable = [];
 
 /** The current value of a correctable number, from the game view. */
 function current(club, what, card, team) {
-  if (!club) return undefined;
+  if (!club || !what) return undefined;  // the numbers that can be corrected are still being fetched
   if (what === "team_points") return (latest?.game?.league || []).find((r) => r.team === team)?.points;
   if (what.startsWith("stat:")) return club.stats?.[what.slice(5)];
   if (what in (club.resources || {})) return club.resources[what];

@@ -1,0 +1,99 @@
+"""Page defects a player meets in the first hour, each checked in headless Chromium on the real ``touchline run --sim``.
+
+The table's log is first filled by replaying a shipped scenario on the simulated table (the same engine, store and
+drivers), then the real table is started over it, as after a restart mid-game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from device.replay import run_scenario
+
+from .test_browser import Visits, browser, shoot  # noqa: F401  (browser is a fixture)
+from .test_touchline_run import Running
+
+pytestmark = pytest.mark.browser
+
+SCENARIOS = Path(__file__).parents[2] / "scenarios"
+
+
+def table_after(tmp_path: Path, scenario: str | None) -> Running:
+    """``touchline run --sim`` over a log that holds ``scenario`` played to its end (or no game at all)."""
+    db = tmp_path / "touchline.db"
+    if scenario is not None:
+        run_scenario(SCENARIOS / scenario, db_path=db)
+    return Running(db)
+
+
+@pytest.fixture
+def mid_game(tmp_path: Path) -> Iterator[Running]:
+    """The real table in Week 2 of a four-club game (full-week.toml played)."""
+    table = table_after(tmp_path, "full-week.toml")
+    yield table
+    table.stop()
+
+
+@pytest.fixture
+def no_game(tmp_path: Path) -> Iterator[Running]:
+    """The real table with an empty log."""
+    table = table_after(tmp_path, None)
+    yield table
+    table.stop()
+
+
+def unlocked_admin(visits: Visits, table: Running) -> tuple[Page, list[str]]:
+    """The Admin page unlocked with the table's PIN, and the script errors it throws (collected from the start)."""
+    page = visits.context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(table.url + "/admin")
+    page.fill("#pin", table.pin)
+    page.click("#login button[type=submit]")
+    expect(page.locator("#unlocked")).to_be_visible()
+    return page, errors
+
+
+def test_the_admin_page_loads_mid_game_without_a_script_error(browser: Browser, mid_game: Running) -> None:
+    visits = Visits(browser, viewport={"width": 1280, "height": 900})
+    page, errors = unlocked_admin(visits, mid_game)
+    expect(page.locator("#c-seat option")).to_have_count(4)  # the live update arrived and was drawn
+    page.reload()  # a second load, with the numbers list fetched in another order
+    expect(page.locator("#c-seat option")).to_have_count(4)
+    expect(page.locator("#c-now")).not_to_have_text("–")
+    shoot(page, "admin-mid-game")
+    assert errors == []
+    visits.context.close()
+
+
+@pytest.mark.parametrize("width", [1366, 1280, 1024])
+def test_the_new_game_seat_boxes_do_not_overlap(browser: Browser, no_game: Running, width: int) -> None:
+    visits = Visits(browser, viewport={"width": width, "height": 768})
+    page, errors = unlocked_admin(visits, no_game)
+    boxes = page.locator(".seatbox")
+    expect(boxes).to_have_count(4)
+    rects = boxes.evaluate_all("bs => bs.map(b => { const r = b.getBoundingClientRect();"
+                               " return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,"
+                               " overflow: b.scrollWidth - b.clientWidth}; })")
+    for one, other in zip(rects, rects[1:]):
+        side_by_side = one["top"] == other["top"]
+        assert not side_by_side or one["right"] <= other["left"], f"seat boxes overlap at {width} px: {one} {other}"
+    assert all(r["overflow"] <= 0 for r in rects), f"a seat box's content runs out of it at {width} px: {rects}"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shoot(page, f"admin-new-game-{width}")
+    assert errors == []
+    visits.context.close()
+
+
+def test_start_waits_until_the_seats_are_drawn(browser: Browser, no_game: Running) -> None:
+    """A quick press of "Start the game" before the seat boxes are drawn would send a game without clubs."""
+    visits = Visits(browser, viewport={"width": 1280, "height": 900})
+    page, errors = unlocked_admin(visits, no_game)
+    page.click("#newgame button[type=submit]")  # Playwright presses only once the button can be pressed
+    expect(page.locator("#newgame-msg")).to_contain_text("The game has started")
+    assert errors == []
+    visits.context.close()
