@@ -92,6 +92,36 @@ STORE_TOO_NEW = (
     "The game log {path} was written by a newer Touchline (log version {found}, this one knows up to {known}). "
     "Upgrade Touchline, or use another --db file."
 )
+STORE_NOT_SQLITE = (
+    "{path} is not a Touchline game log (it is not an SQLite database at all), so Touchline leaves it as it is. "
+    "Give the table another file (--db, or database = in the table file), or move this one aside "
+    "(e.g. mv {path} {path}.broken) if it was the table's log."
+)
+STORE_FOREIGN = (
+    "{path} is another program's database, not a Touchline game log, so Touchline leaves it as it is. Give the "
+    "table another file with --db (or database = in the table file)."
+)
+STORE_WAL_DAMAGED = (
+    "The game log {path} was damaged on the card: the last {lost} change(s) saved before the table stopped could "
+    "not be read back and are lost; the game goes on from the last change that could. A copy of the damaged log "
+    "is kept in {copy} (send it with a bug report)."
+)
+STORE_DAMAGED = (
+    "The game log {path} was damaged on the card ({reason}). Everything that could still be read was kept: "
+    "{games} game(s) with {events} event(s) in all; the rest is lost. The damaged file is kept in {copy} "
+    "(send it with a bug report)."
+)
+NOT_KEPT = "nowhere: it could not be copied ({reason})"
+STORE_FULL = (
+    "The game cannot be saved: the card that holds the game log ({path}) is full. Nothing saved before is lost, "
+    "but the last thing done was not recorded. Free some space on the card, then do it again; the table goes on "
+    "by itself once there is room."
+)
+STORE_READ_ONLY = (
+    "The game cannot be saved: the game log {path} cannot be written any more (the card or its folder became "
+    "read-only, often a sign of a failing card). Nothing saved before is lost, but the last thing done was not "
+    "recorded. Restart the table; if it happens again, replace the card."
+)
 NO_SUCH_GAME = "There is no game {game}. `touchline games` lists the games kept."
 GAME_FINISHED = "Game {game} is over; nothing more can be added to it. Start a new game."
 NOTHING_TO_UNDO = "Game {game} has no event left to undo."
@@ -103,7 +133,23 @@ class StoreError(DeviceError, OSError):
 
 
 class StoreCorrupt(StoreError):
-    """The game log file is damaged or is not a Touchline log."""
+    """The game log file is damaged."""
+
+    def __init__(self, message: str, *, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or message
+
+
+class ForeignFile(StoreError):
+    """The file is not a Touchline log (another program's, or not SQLite at all); it is left untouched."""
+
+
+class StoreFull(StoreError):
+    """The card holding the log is full: the write was refused, nothing changed."""
+
+
+class StoreReadOnly(StoreError):
+    """The log cannot be written any more (a read-only card or folder): the write was refused, nothing changed."""
 
 
 class GameNotFound(DeviceError, LookupError):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import shutil
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -20,7 +21,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from device import errors
-from device.errors import GameFinished, GameNotFound, NothingToUndo, StoreCorrupt, StoreError, TagAlreadyEnrolled
+from device.errors import (
+    ForeignFile,
+    GameFinished,
+    GameNotFound,
+    NothingToUndo,
+    StoreCorrupt,
+    StoreError,
+    StoreFull,
+    StoreReadOnly,
+    TagAlreadyEnrolled,
+)
+from device.wal_check import check_wal
 
 if TYPE_CHECKING:
     from device.table_file import TableConfig
@@ -67,7 +79,19 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX enrolments_by_card ON enrolments (deck, card_id);
     CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
+    # 2 -> 3: the page's unlocked browsers (the hash of each session's token), so a restart keeps them.
+    """
+    CREATE TABLE web_sessions (
+        key TEXT PRIMARY KEY,
+        csrf TEXT NOT NULL,
+        created REAL NOT NULL,
+        expires REAL NOT NULL
+    );
+    """,
 )
+TABLES = ("games", "events", "enrolments", "settings", "web_sessions")
+"""Every table of the newest schema, in the order a salvage copies them (games before their events)."""
+SQLITE_MAGIC = b"SQLite format 3\x00"
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -125,16 +149,24 @@ class EventStore:
         self._lock = threading.RLock()
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
+        self.damage: str | None = None
+        """What was found damaged (and lost) when the log was opened, as a sentence; None when it was whole."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(errors.STORE_UNREADABLE.format(path=self.path, reason=exc.strerror or exc)) from exc
-        self._writer = self._connect()
+        # Before SQLite opens the file: whose is it, and what would SQLite drop of its write-ahead log?
+        self._check_owner()
+        self._check_wal()
         try:
-            self._check_and_migrate()
-        except BaseException:
-            self._writer.close()
-            raise
+            self._writer = self._connect()
+            try:
+                self._check_and_migrate()
+            except BaseException:
+                self._writer.close()
+                raise
+        except StoreCorrupt as damaged:
+            self._salvage(damaged.reason)
 
     # -- connections --
     def _connect(self) -> sqlite3.Connection:
@@ -152,10 +184,15 @@ class EventStore:
     def _classify(self, exc: sqlite3.Error, *, writing: bool = False) -> StoreError:
         """Tell a damaged file from one we may not open or write, so the message says the right thing to do."""
         text = str(exc)
+        code = getattr(exc, "sqlite_errorcode", None)
         if isinstance(exc, sqlite3.DatabaseError) and (
             "not a database" in text or "malformed" in text or "corrupt" in text
         ):
-            return StoreCorrupt(errors.STORE_CORRUPT.format(path=self.path, reason=text))
+            return StoreCorrupt(errors.STORE_CORRUPT.format(path=self.path, reason=text), reason=text)
+        if code == sqlite3.SQLITE_FULL or "disk is full" in text:
+            return StoreFull(errors.STORE_FULL.format(path=self.path))
+        if (code is not None and code & 0xFF == sqlite3.SQLITE_READONLY) or "readonly" in text or "read-only" in text:
+            return StoreReadOnly(errors.STORE_READ_ONLY.format(path=self.path))
         if writing:
             return StoreError(errors.STORE_WRITE_FAILED.format(path=self.path, reason=text))
         return StoreError(errors.STORE_UNREADABLE.format(path=self.path, reason=text))
@@ -207,13 +244,108 @@ class EventStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- schema --
+    # -- opening: whose file, what the write-ahead log would lose, whether the pages are whole --
+    def _check_owner(self) -> None:
+        """Refuse, untouched, a file that is not a Touchline log (never switch another program's file to WAL)."""
+        try:
+            with open(self.path, "rb") as file:
+                head = file.read(100)
+        except FileNotFoundError:
+            return  # a new log
+        except OSError as exc:
+            raise StoreError(errors.STORE_UNREADABLE.format(path=self.path, reason=exc.strerror or exc)) from exc
+        if not head:
+            return  # an empty file: SQLite makes a new database of it
+        if not head.startswith(SQLITE_MAGIC):
+            raise ForeignFile(errors.STORE_NOT_SQLITE.format(path=self.path))
+        application_id = int.from_bytes(head[68:72], "big")
+        if application_id == APPLICATION_ID:
+            return
+        if application_id != 0:
+            raise ForeignFile(errors.STORE_FOREIGN.format(path=self.path))
+        # No mark in the file's first page: our own log whose first write is still in its WAL, a log of the first
+        # release, an empty database, or another program's.  A read-only look tells, changing nothing.
+        try:
+            look = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+            try:
+                application_id = look.execute("PRAGMA application_id").fetchone()[0]
+                tables = {r[0] for r in look.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            finally:
+                look.close()
+        except sqlite3.DatabaseError as exc:
+            # Damaged, and nothing says it is ours: say so and leave it be rather than take another's file apart.
+            raise StoreError(errors.STORE_CORRUPT.format(path=self.path, reason=exc)) from exc
+        if application_id == APPLICATION_ID or not tables - {"sqlite_sequence"} or {"games", "events"} <= tables:
+            return
+        raise ForeignFile(errors.STORE_FOREIGN.format(path=self.path))
+
+    def _check_wal(self) -> None:
+        """Before SQLite replays the write-ahead log, count the saved changes it would drop; keep a copy if any."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        try:
+            report = check_wal(wal)
+        except OSError as exc:  # unreadable: SQLite will say so when it opens the log
+            log.warning("the write-ahead log %s cannot be read: %s", wal, exc)
+            return
+        if not report.damaged:
+            return
+        copy = self._keep_aside(move=False)
+        self.damage = errors.STORE_WAL_DAMAGED.format(path=self.path, lost=report.lost, copy=copy)
+        log.error("%s", self.damage)
+
+    def _keep_aside(self, *, move: bool) -> str:
+        """Copy (or move) the log and its WAL into a folder beside it, named by the time; return where they are."""
+        folder = self.path.with_name(f"{self.path.name}.damaged-{self._clock().astimezone(UTC):%Y%m%d-%H%M%S}")
+        try:
+            folder.mkdir(exist_ok=True)
+            for suffix in ("", "-wal", "-shm"):
+                source = self.path.with_name(self.path.name + suffix)
+                if source.exists():
+                    (shutil.move if move else shutil.copy2)(source, folder / source.name)
+        except OSError as exc:
+            log.error("the damaged game log could not be kept aside in %s: %s", folder, exc)
+            return errors.NOT_KEPT.format(reason=exc.strerror or exc)
+        return str(folder)
+
+    def _salvage(self, reason: str) -> None:
+        """The log's pages are damaged: move it aside, start a new log with every row still readable from it."""
+        copy = self._keep_aside(move=True)
+        damaged = Path(copy) / self.path.name
+        rows: dict[str, list[tuple[Any, ...]]] = {}
+        if damaged.exists():
+            try:
+                old = sqlite3.connect(f"{damaged.resolve().as_uri()}?mode=ro", uri=True)
+            except sqlite3.Error:
+                old = None
+            if old is not None:
+                for table in TABLES:
+                    rows[table] = _readable_rows(old, table)
+                old.close()
+        self._writer = self._connect()
+        try:
+            self._check_and_migrate()
+            with self._write() as conn:
+                for table, found in rows.items():
+                    columns = _columns(conn, table)
+                    for row in found:
+                        named = {k: v for k, v in row if k in columns}
+                        if named:
+                            conn.execute(f"INSERT OR IGNORE INTO {table} ({', '.join(named)}) "
+                                         f"VALUES ({', '.join('?' * len(named))})", tuple(named.values()))
+        except BaseException:
+            self._writer.close()
+            raise
+        self.damage = errors.STORE_DAMAGED.format(
+            path=self.path, reason=reason, games=len(rows.get("games", ())), events=len(rows.get("events", ())),
+            copy=copy)
+        log.error("%s", self.damage)
+
     def _check_and_migrate(self) -> None:
         conn = self._writer
         try:
             result = conn.execute("PRAGMA quick_check").fetchone()[0]
             if result != "ok":
-                raise StoreCorrupt(errors.STORE_CORRUPT.format(path=self.path, reason=result))
+                raise StoreCorrupt(errors.STORE_CORRUPT.format(path=self.path, reason=result), reason=result)
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         except sqlite3.Error as exc:
@@ -221,8 +353,7 @@ class EventStore:
         if version > SCHEMA_VERSION:
             raise StoreError(errors.STORE_TOO_NEW.format(path=self.path, found=version, known=SCHEMA_VERSION))
         if version == 0 and tables - {"sqlite_sequence"}:
-            raise StoreCorrupt(errors.STORE_CORRUPT.format(
-                path=self.path, reason="it is an SQLite file, but not a Touchline game log"))
+            raise ForeignFile(errors.STORE_FOREIGN.format(path=self.path))
         if version == SCHEMA_VERSION:
             return
         if version:
@@ -253,6 +384,35 @@ class EventStore:
             )
             game_id = int(cursor.lastrowid or 0)
         log.info("new game %d (%s)", game_id, profile_source)
+        return self.game(game_id)
+
+    def start_game(self, events: list[Mapping[str, Any]], *, seats: Mapping[int, str] | None = None,
+                   profile_source: str = "demo", settings: Mapping[str, str] | None = None,
+                   abandon: int | None = None) -> GameRecord:
+        """Start a new game with its setup events (and settings) in one transaction, abandoning game ``abandon``.
+
+        A pulled plug at any moment leaves either the old game still playing or the whole new one: never a game
+        dealt in half, nor the old game abandoned with no new one.  A finished game stays finished.
+        """
+        names = {int(k): str(v) for k, v in (seats or {}).items()}
+        texts = [json.dumps(dict(e), separators=(",", ":"), ensure_ascii=False, allow_nan=False) for e in events]
+        with self._write() as conn:
+            now = _stamp(self._clock())
+            if abandon is not None:
+                conn.execute("UPDATE games SET status = 'abandoned', ended = ? WHERE id = ? AND status = 'playing'",
+                             (now, abandon))
+            cursor = conn.execute(
+                "INSERT INTO games (created, status, seats, profile_source) VALUES (?, 'playing', ?, ?)",
+                (now, json.dumps(names), profile_source))
+            game_id = int(cursor.lastrowid or 0)
+            conn.executemany("INSERT INTO events (game_id, seq, json, created) VALUES (?, ?, ?, ?)",
+                             [(game_id, seq, text, now) for seq, text in enumerate(texts, start=1)])
+            for key, value in (settings or {}).items():
+                conn.execute("INSERT INTO settings (key, value) VALUES (?, ?) "
+                             "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                             (key.format(game=game_id), value))
+        log.info("new game %d (%s, %d setup events)%s", game_id, profile_source, len(texts),
+                 f"; game {abandon} abandoned" if abandon is not None else "")
         return self.game(game_id)
 
     def set_seats(self, game_id: int, seats: Mapping[int, str]) -> GameRecord:
@@ -412,6 +572,25 @@ def _game(row: tuple[Any, ...]) -> GameRecord:
         status=status,
         events=int(count),
     )
+
+
+def _readable_rows(conn: sqlite3.Connection, table: str) -> list[tuple[tuple[str, Any], ...]]:
+    """Every row of ``table`` that can still be read from a damaged log, as (column, value) pairs."""
+    found: dict[int, tuple[tuple[str, Any], ...]] = {}
+    # Read from both ends, one row at a time: a damaged page stops a scan there, not the rows on either side of it.
+    for order in ("ASC", "DESC"):
+        try:
+            cursor = conn.execute(f"SELECT rowid, * FROM {table} ORDER BY rowid {order}")
+            names = [d[0] for d in cursor.description][1:]
+            while (row := cursor.fetchone()) is not None:
+                found[int(row[0])] = tuple(zip(names, row[1:]))
+        except sqlite3.Error:
+            continue
+    return [found[rowid] for rowid in sorted(found)]
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {str(r[1]) for r in conn.execute(f"PRAGMA table_info({table})")}
 
 
 def _statements(script: str) -> list[str]:

@@ -14,7 +14,15 @@ from pathlib import Path
 import pytest
 
 from device import errors
-from device.errors import GameFinished, GameNotFound, NothingToUndo, StoreCorrupt, StoreError, TagAlreadyEnrolled
+from device.errors import (
+    ForeignFile,
+    GameFinished,
+    GameNotFound,
+    NothingToUndo,
+    StoreError,
+    StoreFull,
+    TagAlreadyEnrolled,
+)
 from device.store import SCHEMA_VERSION, EventStore
 
 ROLL = {"type": "roll", "seat": 1, "value": 4}
@@ -222,40 +230,82 @@ def test_a_log_from_a_newer_release_is_refused_untouched(db: Path) -> None:
     assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
 
 
-def test_a_file_that_is_not_a_database_says_to_move_it_aside(db: Path) -> None:
+def test_a_file_that_is_not_a_database_is_left_as_it_is_and_says_to_move_it_aside(db: Path) -> None:
     db.parent.mkdir(parents=True)
     db.write_bytes(b"this is a shopping list, not a game log\n" * 200)
-    with pytest.raises(StoreCorrupt) as caught:
+    before = db.read_bytes()
+    with pytest.raises(ForeignFile) as caught:
         EventStore(db)
     assert isinstance(caught.value, OSError)
     assert f"mv {db} {db}.broken" in str(caught.value)
+    assert db.read_bytes() == before and sorted(p.name for p in db.parent.iterdir()) == [db.name]
 
 
-def test_a_damaged_log_is_reported_as_damaged(db: Path) -> None:
+def test_a_log_with_damaged_pages_is_kept_aside_and_what_can_be_read_goes_on(db: Path) -> None:
     with EventStore(db) as store:
-        game = store.new_game()
+        game = store.new_game(seats={1: "Red Lions"})
         for value in range(300):
             store.append(game.id, {"type": "note", "text": "x" * 200, "n": value})
+        pin = store.table_pin()
     conn = sqlite3.connect(db)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
     data = bytearray(db.read_bytes())
-    # Overwrite the middle pages (the events table's b-tree) with garbage, as a failing SD card would.
-    start = 4096 * 3
-    data[start:start + 4096 * 4] = bytes([0xA5]) * (4096 * 4)
+    # Overwrite three pages in the middle of the events with garbage, as a failing SD card would.
+    start = len(data) // 2 // 4096 * 4096
+    data[start:start + 4096 * 3] = bytes([0xA5]) * (4096 * 3)
     db.write_bytes(bytes(data))
-    with pytest.raises(StoreCorrupt) as caught:
-        store = EventStore(db)
-        store.events(1)
-    assert "is damaged" in str(caught.value)
+    damaged = bytes(data)
+    with EventStore(db) as store:
+        # The table starts on a whole log holding every event still readable, and says what happened.
+        events = store.events(game.id)
+        numbers = [e["n"] for e in events]
+        assert 0 < len(events) < 300 and numbers == sorted(numbers)
+        assert numbers[-1] == 299  # the events after the damaged pages are read too
+        assert store.game(game.id).seats == {1: "Red Lions"} and store.table_pin() == pin
+        assert store.damage is not None and "was damaged on the card" in store.damage
+        assert f"1 game(s) with {len(events)} event(s)" in store.damage
+        kept = [p for p in db.parent.iterdir() if p.name.startswith(f"{db.name}.damaged-")]
+        assert len(kept) == 1 and str(kept[0]) in store.damage
+        assert (kept[0] / db.name).read_bytes() == damaged  # the damaged file is kept aside as it was
+        assert store._writer.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+        store.append(game.id, ROLL)
+    with EventStore(db) as store:
+        assert store.damage is None and store.events(game.id)[-1] == ROLL
 
 
-def test_another_programs_database_is_not_taken_for_a_log(db: Path) -> None:
+def test_another_programs_database_is_left_as_it_is(db: Path) -> None:
     db.parent.mkdir(parents=True)
     sqlite3.connect(db).execute("CREATE TABLE recipes (name TEXT)").connection.commit()
-    with pytest.raises(StoreCorrupt) as caught:
+    before = db.read_bytes()
+    with pytest.raises(ForeignFile) as caught:
         EventStore(db)
-    assert "not a Touchline game log" in str(caught.value)
+    assert str(caught.value) == errors.STORE_FOREIGN.format(path=db)
+    # Not switched to WAL, nothing written: the file and its folder are as they were.
+    assert db.read_bytes() == before and sorted(p.name for p in db.parent.iterdir()) == [db.name]
+    assert sqlite3.connect(db).execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+
+
+def test_another_programs_database_in_wal_mode_keeps_its_write_ahead_log(db: Path) -> None:
+    db.parent.mkdir(parents=True)
+    script = (
+        "import os, sqlite3, sys\n"
+        "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "c.execute('PRAGMA journal_mode=WAL')\n"
+        "c.execute('PRAGMA application_id = 1234')\n"
+        "c.execute('CREATE TABLE recipes (name TEXT)')\n"
+        "c.execute(\"INSERT INTO recipes VALUES ('soup')\")\n"
+        "os._exit(0)\n"  # killed: its changes are still in its WAL
+    )
+    subprocess.run([sys.executable, "-c", script, str(db)], check=True)
+    def data() -> dict[str, bytes]:  # the -shm file is SQLite's scratch index of the WAL, not data
+        return {p.name: p.read_bytes() for p in db.parent.iterdir() if not p.name.endswith("-shm")}
+
+    files = data()
+    assert set(files) == {db.name, f"{db.name}-wal"}
+    with pytest.raises(ForeignFile):
+        EventStore(db)
+    assert data() == files
 
 
 def test_a_folder_that_cannot_be_written_says_so(tmp_path: Path) -> None:
@@ -338,11 +388,11 @@ def test_a_full_card_refuses_the_event_with_what_to_do_and_keeps_the_log(db: Pat
         # SQLite's own limit stands in for a full SD card: the next page cannot be allocated.
         page_count = store._writer.execute("PRAGMA page_count").fetchone()[0]
         store._writer.execute(f"PRAGMA max_page_count = {page_count}")
-        with pytest.raises(StoreError) as caught:
+        with pytest.raises(StoreFull) as caught:
             for n in range(200):
                 store.append(game.id, {"type": "note", "text": "x" * 2000, "n": n})
-        assert "could not be written (database or disk is full)" in str(caught.value)
-        assert "Free some space" in str(caught.value)
+        assert str(caught.value) == errors.STORE_FULL.format(path=db)
+        assert isinstance(caught.value, StoreError)
         written = store.events(game.id)
     with EventStore(db) as store:
         assert store.events(game.id) == written and written[0] == ROLL
