@@ -8,6 +8,7 @@ from importlib import resources
 
 import asyncio
 import gc
+import logging
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -16,8 +17,11 @@ from fastapi.staticfiles import StaticFiles
 from web import errors
 from web.actions import field_path, message, problems
 from web.interface import Table
+from web.limits import MAX_BODY_BYTES, BodyLimit, HostCheck, TableNames
 from web.routers import actions, api, live, pages, sim
-from web.security import Guard
+from web.security import Guard, OwnerCodes, SessionStore
+
+log = logging.getLogger(__name__)
 
 
 async def _invalid(_: Request, exc: Exception) -> JSONResponse:
@@ -36,8 +40,28 @@ async def _not_found(_: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": str(exc)}, status_code=404)
 
 
-def create_app(table: Table, *, secret: bytes | None = None) -> FastAPI:
-    """Build the web app for a running table (``secret`` signs session cookies; random when omitted)."""
+async def _cannot_save(_: Request, exc: Exception) -> JSONResponse:
+    """The table could not write (a full or read-only card): 503 with its sentence; nothing changed."""
+    assert isinstance(exc, OSError)
+    sentence = exc.args[0] if exc.errno is None and exc.args and isinstance(exc.args[0], str) else errors.INTERNAL
+    log.warning("a page request could not be carried out: %s", exc)
+    return JSONResponse({"detail": sentence}, status_code=503)
+
+
+async def _internal(_: Request, exc: Exception) -> JSONResponse:
+    """Anything else: a sentence for the person, the traceback for the journal (uvicorn logs it)."""
+    return JSONResponse({"detail": errors.INTERNAL}, status_code=500)
+
+
+def create_app(table: Table, *, sessions: SessionStore | None = None, owner_codes: OwnerCodes | None = None,
+               names: TableNames | None = None, max_body: int = MAX_BODY_BYTES) -> FastAPI:
+    """Build the web app for a running table.
+
+    ``sessions`` keeps unlocked browsers across restarts (in memory when omitted); ``owner_codes`` are the one-time
+    codes the table shows on its screen; ``names``: answer only to these host names (every name when omitted, as
+    tests under made-up names need; ``touchline run`` always passes the table's).  Bodies over ``max_body`` bytes
+    are refused unread.
+    """
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -57,12 +81,19 @@ def create_app(table: Table, *, secret: bytes | None = None) -> FastAPI:
     app = FastAPI(title="Touchline", version="0.1.0", lifespan=lifespan,
                   description="The table's live state and the actions the page can take (changes need the PIN).")
     app.state.table = table
-    app.state.guard = Guard(lambda: table.pin, secret)
+    app.state.guard = Guard(lambda: table.pin, sessions=sessions, owner_codes=owner_codes)
     app.state.closing = asyncio.Event()
     app.state.loop = None
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(errors.Forbidden, _forbidden)
     app.add_exception_handler(errors.NotFound, _not_found)
+    app.add_exception_handler(OSError, _cannot_save)
+    app.add_exception_handler(Exception, _internal)
+    # Outermost first: a request for another name, then one too large or too slow, is refused before any route,
+    # so before the PIN is checked and before its body is read.
+    app.add_middleware(BodyLimit, max_bytes=max_body)
+    if names is not None:
+        app.add_middleware(HostCheck, names=names)
     for module in (pages, api, live, actions, sim):
         app.include_router(module.router)
     static = resources.files("web").joinpath("static")

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 PIN_REQUIRED = "This needs the table's PIN: enter it on the Admin page (it is printed when the table starts)."
 WRONG_PIN = "That PIN is not the table's PIN. Check the one printed when the table started and try again."
-TOO_MANY_TRIES = "Too many wrong PINs. Wait a minute, then try again."
+AT_THE_TABLE = ("Or unlock at the table: hold the undo button and a seat's roll button together for 3 seconds, then "
+                "type the code the shared screen shows.")
+TOO_MANY_TRIES = "Too many wrong PINs from this device. Wait {minutes} minute(s), then try again. " + AT_THE_TABLE
+TOO_MANY_TRIES_NETWORK = ("Too many wrong PINs were tried on this network in the last minutes, so the PIN is not "
+                          "taken from new browsers for now. " + AT_THE_TABLE)
+LOGGED_OUT_ALL = "Every browser is locked again: {count} session(s) ended."
+INTERNAL = ("Something went wrong at the table and this request was not carried out. Reload the page; if it happens "
+            "again, the table's log (journalctl -u touchline) says what it was.")
 CSRF_FAILED = "This form has expired or came from another site. Reload the page and try again."
 ORIGIN_FAILED = "This request came from another site, so the table refused it. Use the table's own page."
 NO_SIMULATION = "This table runs on real hardware: the virtual table only exists in simulation (touchline run --sim)."
@@ -12,6 +19,13 @@ UNKNOWN_SCREEN = "There is no screen called {screen!r} at this table. The virtua
 UNKNOWN_PAD = "There is no pad called {pad!r} at this table. The virtual table page lists the pads."
 UNKNOWN_BUTTON = "There is no button called {button!r} at this table. The virtual table page lists the buttons."
 UNKNOWN_CARD = "There is no card {card!r} in the loaded deck. Pick a card from the deck list."
+BODY_TOO_LARGE = "This request is larger than the table takes ({limit} KB), so it was not read. Nothing changed."
+BAD_LENGTH = "This request's Content-Length is not a number, so it was not read. Nothing changed."
+BODY_TOO_SLOW = "This request took longer than {seconds} seconds to arrive, so the table stopped waiting. Try again."
+UNKNOWN_HOST = (
+    "This table does not answer to the name {host!r}. Open the page by the table's own address; an owner who "
+    "reaches it under another name adds that name to names = [...] under [web] in the table file."
+)
 
 
 class WebError(Exception):

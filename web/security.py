@@ -1,13 +1,28 @@
-"""The table's PIN: a signed session cookie, CSRF tokens tied to it, an Origin check and a throttle on guesses."""
+"""The table's PIN: sessions kept by the table, CSRF tokens tied to them, an Origin check and a throttle on guesses.
+
+A browser that gives the PIN gets a session: a random token in an HttpOnly cookie that lasts :data:`SESSION_DAYS`
+(closing the browser keeps it; the table keeps only its hash, in the game log's file, so a restart keeps it too).
+Logging out ends the session on the table, not just in the browser; "Lock every browser" ends them all.
+
+Wrong PINs are counted per client (one IPv4 address or one IPv6 /64): after :data:`MAX_FAILURES` in a row that
+client waits, longer each time.  Another phone guessing does not slow the owner down, and a browser that already
+holds a session is never throttled.  Should the owner be locked out anyway (their own typos, or a stranger on many
+addresses), the table shows a one-time code on its own screen when undo and a roll button are held together, and
+that code unlocks like the PIN.
+"""
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
+import ipaddress
 import secrets
+import threading
 import time
+from collections import OrderedDict, deque
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from fastapi import Request, Response
@@ -18,67 +33,238 @@ COOKIE = "touchline_session"
 CSRF_HEADER = "x-csrf-token"
 CSRF_FIELD = "csrf_token"
 MAX_FAILURES = 5
+"""Wrong PINs in a row from one client before it has to wait."""
 LOCKOUT_SECONDS = 60.0
+"""The first wait; each further lockout of the same client doubles it, up to :data:`LOCKOUT_MAX_SECONDS`."""
+LOCKOUT_MAX_SECONDS = 3600.0
+NETWORK_WINDOW_SECONDS = 600.0
+NETWORK_MAX_FAILURES = 200
+"""Wrong PINs from all clients together within the window before PINs are refused to everyone without a session."""
+CLIENTS_KEPT = 4096
+"""Clients whose wrong guesses are remembered (the oldest are forgotten first), so memory stays bounded."""
+SESSION_DAYS = 30
+SESSIONS_KEPT = 200
+"""Sessions kept at once; the oldest ends when a new one would be one too many."""
 
 
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+def client_key(address: str | None) -> str:
+    """Who a request comes from, for counting: an IPv4 address, or an IPv6 address's /64 (one device's addresses)."""
+    if not address:
+        return "?"
+    try:
+        ip = ipaddress.ip_address(address.partition("%")[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
+
+
+def request_client(request: Request) -> str:
+    """The client of a request, as :func:`client_key` counts it (the table is never behind a proxy)."""
+    return client_key(request.client.host if request.client else None)
+
+
+@dataclass(frozen=True)
+class SavedSession:
+    """One unlocked browser as the table keeps it: the hash of its cookie's token, its CSRF token and its end."""
+
+    key: str
+    """sha256 of the cookie's token, in hex: the token itself is never stored."""
+    csrf: str
+    created: float
+    """Seconds since the epoch."""
+    expires: float
+
+
+class SessionStore(Protocol):
+    """Where the sessions are kept so that they survive a restart (the game log's file on a table)."""
+
+    def load_sessions(self) -> list[SavedSession]:
+        """Every kept session."""
+
+    def save_session(self, session: SavedSession) -> None:
+        """Keep one more session."""
+
+    def delete_sessions(self, keys: list[str] | None) -> None:
+        """End these sessions (None: all of them)."""
+
+
+class MemorySessions:
+    """Sessions kept in memory only: they end when the app stops (tests, and tables with no log)."""
+
+    def __init__(self) -> None:
+        self._sessions: dict[str, SavedSession] = {}
+
+    def load_sessions(self) -> list[SavedSession]:
+        """Every kept session."""
+        return list(self._sessions.values())
+
+    def save_session(self, session: SavedSession) -> None:
+        """Keep one more session."""
+        self._sessions[session.key] = session
+
+    def delete_sessions(self, keys: list[str] | None) -> None:
+        """End these sessions (None: all of them)."""
+        if keys is None:
+            self._sessions.clear()
+        for key in keys or ():
+            self._sessions.pop(key, None)
+
+
+class OwnerCodes(Protocol):
+    """One-time codes the table shows on its own screen (undo and a roll button held together)."""
+
+    def consume(self, code: str) -> bool:
+        """True once for the code on the screen while it is valid; it is used up then."""
+
+
+@dataclass
+class _Client:
+    failures: int = 0
+    locked_until: float = 0.0
+    lockouts: int = 0
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class Guard:
-    """Issues and checks the session cookie and CSRF tokens for one running app."""
+    """Unlocks browsers with the PIN (or a one-time code from the table) and checks their sessions and CSRF tokens."""
 
-    def __init__(self, pin: Callable[[], str], secret: bytes | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        """Check PINs with ``pin()`` (read each time, so a changed PIN applies at once)."""
+    def __init__(self, pin: Callable[[], str], *, sessions: SessionStore | None = None,
+                 owner_codes: OwnerCodes | None = None, clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], float] = time.time) -> None:
+        """Check PINs with ``pin()`` (read each time, so a changed PIN applies at once); keep sessions in ``sessions``."""
         self._pin = pin
-        # A fresh secret per start: a restart signs everyone out, which is what an owner expects of a PIN.
-        self._secret = secret or secrets.token_bytes(32)
+        self._store: SessionStore = sessions if sessions is not None else MemorySessions()
+        self._codes = owner_codes
         self._clock = clock
-        self._failures = 0
-        self._locked_until = 0.0
+        self._wall = wall
+        self._lock = threading.Lock()
+        self._clients: OrderedDict[str, _Client] = OrderedDict()
+        self._network: deque[float] = deque()
+        now = wall()
+        kept = self._store.load_sessions()
+        self._sessions = {s.key: s for s in kept if s.expires > now}
+        ended = [s.key for s in kept if s.expires <= now]
+        if ended:
+            self._store.delete_sessions(ended)
 
-    def _sign(self, purpose: str, sid: str) -> str:
-        return _b64(hmac.new(self._secret, f"{purpose}:{sid}".encode(), hashlib.sha256).digest())
+    # -- unlocking --------------------------------------------------------------------------------------
 
-    def login(self, pin: str) -> str:
-        """Return a new signed session token for the right PIN; raise Forbidden otherwise."""
+    def login(self, pin: str, client: str = "?", *, has_session: bool = False) -> str:
+        """Return a new session token for the right PIN or a valid one-time code; raise Forbidden otherwise.
+
+        ``client`` is who is guessing (see :func:`client_key`); ``has_session``: the browser holds a valid
+        session already, so it is never throttled.
+        """
+        guess = pin.strip()
+        if self._codes is not None and guess and self._codes.consume(guess):
+            return self._new_session()
         now = self._clock()
-        if now < self._locked_until:
-            raise errors.Forbidden(errors.TOO_MANY_TRIES)
-        if not hmac.compare_digest(pin.strip().encode(), self._pin().encode()):
-            self._failures += 1
-            if self._failures >= MAX_FAILURES:
-                # Guessing a short PIN is cheap; a pause after a few misses makes it slow.
-                self._failures = 0
-                self._locked_until = now + LOCKOUT_SECONDS
-                raise errors.Forbidden(errors.TOO_MANY_TRIES)
+        with self._lock:
+            record = self._clients.get(client)
+            if not has_session:
+                if record is not None and now < record.locked_until:
+                    raise errors.Forbidden(errors.TOO_MANY_TRIES.format(minutes=_minutes(record.locked_until - now)))
+                while self._network and self._network[0] <= now - NETWORK_WINDOW_SECONDS:
+                    self._network.popleft()
+                if len(self._network) >= NETWORK_MAX_FAILURES:
+                    raise errors.Forbidden(errors.TOO_MANY_TRIES_NETWORK)
+            right = hmac.compare_digest(guess.encode(), self._pin().encode())
+            if right:
+                self._clients.pop(client, None)
+            elif not has_session:
+                self._network.append(now)
+                record = self._clients.pop(client, None) or _Client()
+                self._clients[client] = record  # most recent last: the oldest is forgotten first
+                while len(self._clients) > CLIENTS_KEPT:
+                    self._clients.popitem(last=False)
+                record.failures += 1
+                if record.failures >= MAX_FAILURES:
+                    # Guessing a short PIN is cheap; a pause that grows with each lockout makes it slow.
+                    wait = min(LOCKOUT_MAX_SECONDS, LOCKOUT_SECONDS * 2 ** record.lockouts)
+                    record.failures, record.lockouts, record.locked_until = 0, record.lockouts + 1, now + wait
+                    raise errors.Forbidden(errors.TOO_MANY_TRIES.format(minutes=_minutes(wait)))
+        if not right:
             raise errors.Forbidden(errors.WRONG_PIN)
-        self._failures = 0
-        sid = _b64(secrets.token_bytes(18))
-        return f"{sid}.{self._sign('session', sid)}"
+        return self._new_session()
+
+    def _new_session(self) -> str:
+        token = secrets.token_urlsafe(32)
+        now = self._wall()
+        saved = SavedSession(_hash(token), secrets.token_urlsafe(24), now, now + SESSION_DAYS * 86400)
+        with self._lock:
+            self._sessions[saved.key] = saved
+            oldest = sorted(self._sessions.values(), key=lambda s: s.created)[:max(0, len(self._sessions) - SESSIONS_KEPT)]
+            for old in oldest:
+                del self._sessions[old.key]
+        self._store.save_session(saved)
+        if oldest:
+            self._store.delete_sessions([s.key for s in oldest])
+        return token
+
+    # -- sessions ---------------------------------------------------------------------------------------
 
     def session_id(self, request: Request) -> str | None:
-        """The session id of a request whose cookie carries a valid signature, else None."""
-        token = request.cookies.get(COOKIE, "")
-        sid, _, signature = token.partition(".")
-        if not sid or not hmac.compare_digest(signature.encode(), self._sign("session", sid).encode()):
+        """The session of a request whose cookie holds a token the table issued and has not ended, else None."""
+        return self.session_id_of(request.cookies.get(COOKIE, ""))
+
+    def session_id_of(self, token: str) -> str | None:
+        """The session a cookie's token belongs to, while it lasts, else None."""
+        if not token or len(token) > 128:
             return None
-        return sid
+        key = _hash(token)
+        saved = self._sessions.get(key)
+        if saved is None:
+            return None
+        if saved.expires <= self._wall():
+            self.logout(key)
+            return None
+        return key
+
+    def seconds_left(self, sid: str) -> int:
+        """How long a session still lasts, in whole seconds (0 when it has ended)."""
+        saved = self._sessions.get(sid)
+        return max(0, int(saved.expires - self._wall())) if saved is not None else 0
+
+    def logout(self, sid: str) -> None:
+        """End one session on the table: its cookie no longer unlocks anything."""
+        with self._lock:
+            self._sessions.pop(sid, None)
+        self._store.delete_sessions([sid])
+
+    def logout_all(self) -> int:
+        """End every session (every browser has to give the PIN again); return how many there were."""
+        with self._lock:
+            count = len(self._sessions)
+            self._sessions.clear()
+        self._store.delete_sessions(None)
+        return count
 
     def csrf_token(self, sid: str) -> str:
         """The CSRF token that goes with a session."""
-        return self._sign("csrf", sid)
+        saved = self._sessions.get(sid)
+        return saved.csrf if saved is not None else ""
 
     def check_csrf(self, sid: str, token: str | None) -> None:
         """Raise Forbidden unless ``token`` is this session's CSRF token."""
-        if not token or not hmac.compare_digest(token.encode(), self.csrf_token(sid).encode()):
+        expected = self.csrf_token(sid)
+        if not token or not expected or not hmac.compare_digest(token.encode(), expected.encode()):
             raise errors.Forbidden(errors.CSRF_FAILED)
 
 
-def set_session_cookie(response: Response, token: str, secure: bool) -> None:
-    """Put the session token into an HttpOnly, SameSite=Strict cookie."""
-    response.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=secure, path="/")
+def _minutes(seconds: float) -> int:
+    return max(1, round(seconds / 60))
+
+
+def set_session_cookie(response: Response, token: str, secure: bool, max_age: int) -> None:
+    """Put the session token into an HttpOnly, SameSite=Strict cookie that outlives the browser window."""
+    response.set_cookie(COOKIE, token, max_age=max_age, httponly=True, samesite="strict", secure=secure, path="/")
 
 
 def check_origin(request: Request) -> None:

@@ -133,22 +133,22 @@ def test_after_logout_changes_are_refused_again(client: TestClient, table: Stand
     assert table.state is None
 
 
-def test_too_many_wrong_pins_lock_out_even_the_right_one_for_a_while() -> None:
+def test_too_many_wrong_pins_lock_that_client_out_even_with_the_right_one_for_a_while() -> None:
     now = [1000.0]
     guard = Guard(lambda: "2468", clock=lambda: now[0])
     for _ in range(MAX_FAILURES - 1):
         with pytest.raises(errors.Forbidden, match="not the table's PIN"):
-            guard.login("0000")
+            guard.login("0000", "10.0.0.9")
     with pytest.raises(errors.Forbidden) as last:
-        guard.login("0000")
-    assert str(last.value) == errors.TOO_MANY_TRIES
+        guard.login("0000", "10.0.0.9")
+    assert str(last.value) == errors.TOO_MANY_TRIES.format(minutes=1)
     with pytest.raises(errors.Forbidden):
-        guard.login("2468")
+        guard.login("2468", "10.0.0.9")
     now[0] += LOCKOUT_SECONDS + 1
-    assert guard.login("2468")
+    assert guard.login("2468", "10.0.0.9")
 
 
 def test_too_many_wrong_pins_over_http(client: TestClient) -> None:
     answers = [client.post("/api/session", json={"pin": "9999"}).json()["detail"] for _ in range(MAX_FAILURES)]
-    assert answers[-1] == errors.TOO_MANY_TRIES
+    assert answers[-1] == errors.TOO_MANY_TRIES.format(minutes=1)
     assert client.post("/api/session", json={"pin": "2468"}).status_code == 403

@@ -7,10 +7,10 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request, Response
 
 from engine.errors import EngineError
-from web import actions, models
+from web import actions, errors, models
 from web.deps import GuardDep, TableDep, Unlocked
 from web.interface import Table
-from web.security import COOKIE, check_origin, set_session_cookie
+from web.security import COOKIE, check_origin, request_client, set_session_cookie
 
 router = APIRouter(prefix="/api", tags=["actions"])
 REFUSED = {409: {"description": "The rules refuse this now; `detail` says why. Nothing changed."},
@@ -32,17 +32,29 @@ async def submit(table: Table, action: actions.TableAction) -> dict[str, Any]:
 def login(body: models.Login, request: Request, response: Response, guard: GuardDep) -> dict[str, Any]:
     """Check the PIN and give this browser a session cookie; returns the CSRF token for later changes."""
     check_origin(request)
-    token = guard.login(body.pin)
-    set_session_cookie(response, token, secure=request.url.scheme == "https")
-    sid = token.partition(".")[0]
+    old = guard.session_id(request)
+    token = guard.login(body.pin, request_client(request), has_session=old is not None)
+    if old is not None:  # unlocked again: the new session replaces the old one
+        guard.logout(old)
+    sid = guard.session_id_of(token) or ""
+    set_session_cookie(response, token, secure=request.url.scheme == "https", max_age=guard.seconds_left(sid))
     return {"unlocked": True, "csrf": guard.csrf_token(sid)}
 
 
 @router.post("/session/logout", summary="Lock this browser again", responses=REFUSED)
-def logout(_: Unlocked, response: Response) -> dict[str, Any]:
-    """Forget this browser's session cookie."""
+def logout(sid: Unlocked, response: Response, guard: GuardDep) -> dict[str, Any]:
+    """End this browser's session on the table (its cookie no longer unlocks anything) and forget the cookie."""
+    guard.logout(sid)
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
     return {"unlocked": False}
+
+
+@router.post("/session/logout-all", summary="Lock every browser", responses=REFUSED)
+def logout_all(_: Unlocked, response: Response, guard: GuardDep) -> dict[str, Any]:
+    """End every session, this one too: every browser has to give the PIN again (after the PIN was seen, say)."""
+    count = guard.logout_all()
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+    return {"unlocked": False, "ended": count, "message": errors.LOGGED_OUT_ALL.format(count=count)}
 
 
 @router.post("/actions/new-game", summary="Start a new game", responses=REFUSED)
