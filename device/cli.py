@@ -53,7 +53,10 @@ class _JournalFormatter(logging.Formatter):
 
 def setup_logging(level: str = "INFO") -> None:
     """Log to stderr: in the journal's format under systemd, with times on a terminal."""
-    handler = logging.StreamHandler(sys.stderr)
+    from device.log_repeats import CollapsingHandler
+
+    # A flood of one message (a stranger's refused connections) is written once, then once with its count.
+    handler = CollapsingHandler(logging.StreamHandler(sys.stderr))
     if os.environ.get("JOURNAL_STREAM") or os.environ.get("INVOCATION_ID"):
         handler.setFormatter(_JournalFormatter("%(message)s"))
     else:

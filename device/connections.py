@@ -177,4 +177,6 @@ def protocol_class(limits: ConnectionLimits) -> type[asyncio.Protocol]:
 
 def server_options(limits: ConnectionLimits) -> dict[str, Any]:
     """uvicorn.Config keywords that apply ``limits`` (and keep idle connections short)."""
-    return {"http": protocol_class(limits), "timeout_keep_alive": 5, "h11_max_incomplete_event_size": 16 * 1024}
+    # proxy_headers off: the table is never behind a proxy, so no X-Forwarded-For may pass for another client.
+    return {"http": protocol_class(limits), "timeout_keep_alive": 5, "h11_max_incomplete_event_size": 16 * 1024,
+            "proxy_headers": False}

@@ -17,6 +17,7 @@ class DeviceError(Exception):
 TABLE_FILE_MISSING = "Table file {path} does not exist. Pass an existing file with --table, or copy one of device/tables/*.toml."
 TABLE_FILE_UNREADABLE = "Table file {path} cannot be read ({reason}). Check its permissions."
 TABLE_FILE_SYNTAX = "{path}: this is not valid TOML ({reason}). Fix the line it names; device/tables/*.toml are working examples."
+TOO_DEEP = "lists or tables are nested too deeply to be read; a table file nests them at most a few levels"
 UNKNOWN_KEY = "unknown key {key!r}{hint}. Keys allowed here: {allowed}. Fix the spelling or remove the line."
 MISSING_KEY = "{key!r} is missing. {todo}"
 WRONG_TYPE = "{value!r} is not {expected}. Write it as {example}."

@@ -12,7 +12,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from device.connections import ConnectionLimits, server_options
 from device.hardware import Hardware, TableHardware
+from device.page_access import StoredSessions, button_state
 from device.running import RunningTable
 from device.session import Session
 from device.sim import SimHardware
@@ -46,9 +48,21 @@ def build_table(config: TableConfig, *, sim: bool, db_path: Path, dice: Dice | N
     hardware = build_hardware(config, sim=sim)
     session = Session(config, store, dice or SystemDice())
     session.tag_text = getattr(hardware, "card_id_on", None)
+    session.pressed = button_state(hardware)
     if hardware.sim is not None:
         hardware.sim.attach(session)
     return RunningTable(session, hardware, pin=store.table_pin())
+
+
+def make_app(table: RunningTable, host: str = "") -> Any:
+    """The page's app for a running table, with everything a table on a shop's Wi-Fi needs: sessions kept in the
+    log, the owner's code from the table's screen, and only the table's own names answered."""
+    from web.app import create_app
+    from web.limits import TableNames
+
+    config = table.session.config
+    return create_app(table, sessions=StoredSessions(table.session.store), owner_codes=table.session.owner_code,
+                      names=TableNames((host, config.host, *config.names)))
 
 
 class _Notifier:
@@ -69,8 +83,6 @@ async def serve(table: RunningTable, *, host: str, port: int) -> int:
     """Start the table, serve the page with uvicorn in this loop, tell systemd when ready; return the exit code."""
     import uvicorn
 
-    from web.app import create_app
-
     notifier = _Notifier()
     try:
         listening = _listen(host, port)
@@ -83,7 +95,9 @@ async def serve(table: RunningTable, *, host: str, port: int) -> int:
         listening.close()
         await table.stop()
         raise
-    server = _make_server(uvicorn.Config(create_app(table), host=host, port=port, log_level="warning", lifespan="on"))
+    server = _make_server(uvicorn.Config(make_app(table, host), host=host, port=port, log_level="warning", lifespan="on",
+                                         # uvicorn's lines go through our handler, which collapses repeats
+                                         log_config=None, access_log=False, **server_options(ConnectionLimits())))
     serving = asyncio.create_task(server.serve(sockets=[listening]))
     deadline = time.monotonic() + READY_TIMEOUT
     while not server.started and not serving.done() and time.monotonic() < deadline:

@@ -19,6 +19,7 @@ from typing import Any
 
 import engine
 from device import screens
+from device.errors import StoreError, StoreFull
 from device.game_view import GameView
 from device.inputs import (
     NOTHING_TO_UNDO,
@@ -31,6 +32,7 @@ from device.inputs import (
     Tap,
     TableInput,
 )
+from device.page_access import OWNER_CODE, OWNER_CODE_DETAIL, Chord, OwnerCode, spaced
 from device.screens import Message, SeatScreen
 from device.store import deck_key
 from device.table_file import TableConfig
@@ -51,6 +53,11 @@ ENROL_NO_TAG = "No card has been tapped for enrolment: start enrolment, then tap
 ENROL_NOT_WAITING = 'The table is not waiting for a card to enrol: press "Enrol a card" first.'
 UNKNOWN_DECK_CARD = 'There is no card "{card}" in the deck: pick one from the deck list.'
 NO_GAME_YET = "There is no game yet: start one on the page."
+CANNOT_SAVE = "Cannot save!"
+CARD_FULL_DETAIL = ("The card is full:", "free space, then", "do it again")
+READ_ONLY_DETAIL = ("The card is read-only:", "restart the table", "(see the page)")
+LOG_DAMAGED = "Log was damaged"
+LOG_DAMAGED_DETAIL = ("Some moves were lost:", "the page says which")
 
 
 def _locked(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -113,6 +120,12 @@ class Session:
         self._saved_choices = "{}"
         self.tag_text: Callable[[str], str | None] | None = None
         """Reads the card id written on the tag lying on a pad (set from the hardware), for unknown tags."""
+        self.pressed: Callable[[str], bool] | None = None
+        """Whether a button is down now (set from the hardware): undo and a roll button held together unlock."""
+        self.owner_code = OwnerCode(clock)
+        """The one-time code the shared screen shows for the owner (``web.security.OwnerCodes``)."""
+        self.save_problem: str | None = None
+        """Why the last write failed (a full or read-only card), until a write succeeds again."""
         self.resume()
 
     # -- the log ---------------------------------------------------------------------------------------
@@ -134,6 +147,8 @@ class Session:
             self._mark_finished(record.status)
         self.messages.clear()
         self.everyone = self.shared = None
+        if getattr(self.store, "damage", None):
+            self.shared = Message(LOG_DAMAGED, LOG_DAMAGED_DETAIL)
         self.interpreter.reset()
         saved = self.store.setting(self._choices_key()) if self.game is not None else None
         if saved:
@@ -173,6 +188,7 @@ class Session:
         step = engine.apply(self.profile, self.state, event)
         # The final scoring's event marks the game finished in the same transaction (kept, ready to export).
         self.store.append(self.game, dict(event), ends_game=step.state.stage == "over")
+        self.save_problem = None
         self.state = step.state
         self._record_week(step.state)
         for announcement in step.announcements:
@@ -201,9 +217,15 @@ class Session:
                 # A tag enrolled on another table carries its card's id; this table learns it.
                 written = self.tag_text(reading.reader)
                 if written in self.profile.cards:
-                    self.store.enroll(reading.uid, written, deck=self.deck)
+                    with contextlib.suppress(StoreError):  # not kept on a full card: it is read again next time
+                        self.store.enroll(reading.uid, written, deck=self.deck)
                     card = written
             self.input(Tap(reading.reader, seat, reading.uid, card))
+            return
+        verdict = self._chord().claims(reading) if self.pressed is not None else None
+        if verdict is not None:
+            if verdict == "code":
+                self._show_owner_code()
             return
         seat = self.button_seat.get(reading.button)
         self.input(Press(reading.button, seat) if reading.kind == "press" else Hold(reading.button, seat))
@@ -236,8 +258,12 @@ class Session:
             if outcome.refused and target is not None:
                 self.kinds[target] = {"refusal"}
         if outcome.undo:
-            with contextlib.suppress(ValueError):  # nothing to undo: the screens already say so
+            try:
                 self.undo()
+            except StoreError as failure:
+                self._cannot_save(failure)
+            except ValueError:  # nothing to undo: the screens already say so
+                pass
             return True
         applied = True
         pending = list(outcome.events)
@@ -248,6 +274,10 @@ class Session:
                 break
             try:
                 announcements = self._commit(event)
+            except StoreError as failure:  # nothing was recorded: the screens say so instead of asking again
+                self._cannot_save(failure)
+                applied = False
+                break
             except EngineError as refusal:
                 shown = screens.refusal_message(refusal.args[0] if refusal.args else str(refusal), event)
                 target = event.get("seat", seat)
@@ -268,7 +298,17 @@ class Session:
 
     @_locked
     def page(self, action: TableAction) -> dict[str, Any]:
-        """Apply one page action; raise ValueError with a sentence when refused (nothing changes)."""
+        """Apply one page action; raise ValueError with a sentence when refused (nothing changes).
+
+        A card that cannot be written raises StoreError (an OSError) with its sentence; the screens say so too.
+        """
+        try:
+            return self._page(action)
+        except StoreError as failure:
+            self._cannot_save(failure)
+            raise
+
+    def _page(self, action: TableAction) -> dict[str, Any]:
         if isinstance(action, EventAction):
             return self._event(action.event())
         if isinstance(action, NewGame):
@@ -309,13 +349,10 @@ class Session:
         for event in events:  # checked in full before anything is written, so a refused setup changes nothing
             state = engine.apply(self.profile, state, event).state
         seats = {club.seat: club.name for club in action.clubs}
-        if self.game is not None and self.store.game(self.game).status == "playing":
-            self.store.finish(self.game, status="abandoned")  # a finished game stays finished
-        self.game = self.store.new_game(seats=seats, profile_source=str(self.config.deck or "demo")).id
-        first = action.first_seat or min(seats)
-        self.store.set_setting(f"game:{self.game}:first_player", str(first))
-        for event in events:
-            self.store.append(self.game, event)
+        # One transaction: the old game abandoned (a finished one stays finished), the new one and its whole setup.
+        self.game = self.store.start_game(
+            events, seats=seats, profile_source=str(self.config.deck or "demo"), abandon=self.game,
+            settings={"game:{game}:first_player": str(action.first_seat or min(seats))}).id
         self.state = state
         self.history = []
         self.interpreter.reset()
@@ -401,6 +438,29 @@ class Session:
             self.kinds.pop(seat, None)
             self.everyone = None
 
+    def _cannot_save(self, failure: StoreError) -> None:
+        """A write failed: every screen says the game cannot be saved and what to do; the page gets the sentence."""
+        self.save_problem = str(failure)
+        self._say(None, CANNOT_SAVE, *(CARD_FULL_DETAIL if isinstance(failure, StoreFull) else READ_ONLY_DETAIL))
+        self._changed()
+
+    def _chord(self) -> Chord:
+        buttons = self.config.buttons()
+        return Chord([b.id for b in buttons if b.role == "undo"], [b.id for b in buttons if b.role == "roll"],
+                     self.pressed or (lambda _: False))
+
+    def _show_owner_code(self) -> None:
+        """Undo and a roll button held together: a one-time code for the page on the shared screen."""
+        message = Message(OWNER_CODE, (spaced(self.owner_code.issue()), *OWNER_CODE_DETAIL))
+        if self.config.shared_screen is not None:
+            self.everyone = None
+            self.shared = message
+        else:  # no shared screen: the screen of the seat whose roll button is held
+            pressed = self.pressed or (lambda _: False)
+            seat = next((b.seat for b in self.config.buttons() if b.role == "roll" and pressed(b.id)), None)
+            self._say(seat, message.headline, *message.detail)
+        self._changed()
+
     def _choices_key(self) -> str:
         return f"game:{self.game}:choices"
 
@@ -410,7 +470,10 @@ class Session:
             return
         text = json.dumps(self.interpreter.choices(), sort_keys=True)
         if text != self._saved_choices:
-            self.store.set_setting(self._choices_key(), text)
+            try:
+                self.store.set_setting(self._choices_key(), text)
+            except StoreError:  # a full card: kept in memory, written with the next change that fits
+                return
             self._saved_choices = text
 
     def _changed(self) -> None:
@@ -483,10 +546,11 @@ class Session:
             "log": [_public(a) for a in self.recent],
             "history": list(self.history),
             "screens": {
-                sid: {"seat": self.screen_seat.get(sid), "version": self.screen_versions.get(sid, 0), "lines": screen.lines()}
+                sid: {"seat": self.screen_seat.get(sid), "version": self.screen_versions.get(sid, 0), "lines": self.owner_code.hide(screen.lines())}
                 for sid, screen in self._last_screens.items()
             },
             "enrolment": dict(self.enrolment) if self.enrolment is not None else None,
+            "problem": self.save_problem or getattr(self.store, "damage", None),
             "version": self.version,
         }
 

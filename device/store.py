@@ -543,6 +543,26 @@ class EventStore:
             conn.execute("INSERT INTO settings (key, value) VALUES (?, ?) "
                          "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
 
+    # -- the page's sessions --
+    def web_sessions(self) -> list[tuple[str, str, float, float]]:
+        """Every kept session of the page: (hash of its token, CSRF token, created, expires)."""
+        rows = self._read("SELECT key, csrf, created, expires FROM web_sessions ORDER BY created")
+        return [(str(k), str(c), float(a), float(b)) for k, c, a, b in rows]
+
+    def save_web_session(self, key: str, csrf: str, created: float, expires: float) -> None:
+        """Keep one session of the page."""
+        with self._write() as conn:
+            conn.execute("INSERT OR REPLACE INTO web_sessions (key, csrf, created, expires) VALUES (?, ?, ?, ?)",
+                         (key, csrf, created, expires))
+
+    def delete_web_sessions(self, keys: list[str] | None) -> None:
+        """End these sessions of the page (None: every one)."""
+        with self._write() as conn:
+            if keys is None:
+                conn.execute("DELETE FROM web_sessions")
+            else:
+                conn.executemany("DELETE FROM web_sessions WHERE key = ?", [(k,) for k in keys])
+
     def table_pin(self) -> str:
         """The PIN that unlocks the page's changes; made up (and kept) the first time it is asked for."""
         pin = self.setting(PIN_KEY)

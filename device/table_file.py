@@ -163,6 +163,8 @@ class TableConfig:
     shared_buttons: tuple[ButtonConfig, ...] = ()
     shared_screen: ScreenConfig | None = None
     hubs: tuple[HubConfig, ...] = ()
+    names: tuple[str, ...] = ()
+    """Further names or addresses the page answers to (beyond the machine's own and localhost)."""
     source: Path | None = field(default=None, compare=False)
 
     def seat(self, number: int) -> SeatConfig:
@@ -221,6 +223,8 @@ def parse_table(text: str, *, source: Path | None = None) -> TableConfig:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise TableFileError(name, errors.TABLE_FILE_SYNTAX.format(path=name, reason=exc)) from None
+    except RecursionError:  # tomllib parses nested arrays and tables by recursion
+        raise TableFileError(name, errors.TABLE_FILE_SYNTAX.format(path=name, reason=errors.TOO_DEEP)) from None
     checker = _Checker(raw, _LineIndex(text), source)
     config = checker.build()
     if checker.problems or config is None:
@@ -295,7 +299,7 @@ def _field_name(path: PathKey) -> str:
 # --- validation ----------------------------------------------------------------------------------------------------
 
 _TOP_KEYS = ("name", "backend", "deck", "database", "web", "seats", "shared", "hubs")
-_WEB_KEYS = ("host", "port")
+_WEB_KEYS = ("host", "port", "names")
 _SEAT_KEYS = ("seat", "club", "colour", "pads", "buttons", "screen")
 _SHARED_KEYS = ("pads", "buttons", "screen")
 _PAD_KEYS = ("role", "bus", "device", "rst_pin", "hub", "reader")
@@ -597,6 +601,11 @@ class _Checker:
         web = self.table(top.get("web", {}), ("web",), _WEB_KEYS)
         host = self.get(web, "host", ("web",), str, default="127.0.0.1")
         port = self.get(web, "port", ("web",), int, default=DEFAULT_PORT, low=1, high=65535)
+        names = web.get("names", [])
+        if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
+            self.problem(("web", "names"), errors.WRONG_TYPE.format(
+                value=names, expected="a list of names", example='names = ["touchline.shop.lan", "192.168.1.50"]'))
+            names = []
 
         seen_hubs: dict[str, dict[Any, int | None]] = {"name": {}, "serial": {}, "port": {}}
         hubs = [h for i, raw in enumerate(self.array(top.get("hubs"), ("hubs",)))
@@ -636,6 +645,7 @@ class _Checker:
             shared_buttons=tuple(shared_buttons),
             shared_screen=shared_screen,
             hubs=tuple(hubs),
+            names=tuple(n.strip() for n in names),
         )
 
     def resolve(self, text: str) -> Path:

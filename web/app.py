@@ -18,7 +18,7 @@ from web import errors
 from web.actions import field_path, message, problems
 from web.interface import Table
 from web.limits import MAX_BODY_BYTES, BodyLimit, HostCheck, TableNames
-from web.routers import actions, api, live, pages, sim
+from web.routers import actions, api, docs, live, pages, sim
 from web.security import Guard, OwnerCodes, SessionStore
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,8 @@ def create_app(table: Table, *, sessions: SessionStore | None = None, owner_code
             # Open live streams end here, so the server stops without waiting for every browser to leave.
             app.state.closing.set()
 
-    app = FastAPI(title="Touchline", version="0.1.0", lifespan=lifespan,
+    # docs_url/redoc_url off: FastAPI's own pages load their scripts from a CDN; web.routers.docs serves ours.
+    app = FastAPI(title="Touchline", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="The table's live state and the actions the page can take (changes need the PIN).")
     app.state.table = table
     app.state.guard = Guard(lambda: table.pin, sessions=sessions, owner_codes=owner_codes)
@@ -94,10 +95,11 @@ def create_app(table: Table, *, sessions: SessionStore | None = None, owner_code
     app.add_middleware(BodyLimit, max_bytes=max_body)
     if names is not None:
         app.add_middleware(HostCheck, names=names)
-    for module in (pages, api, live, actions, sim):
+    for module in (pages, api, live, actions, sim, docs):
         app.include_router(module.router)
     static = resources.files("web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    app.mount(docs.ASSETS, StaticFiles(directory=docs.assets_folder()), name="docs-assets")
     return app
 
 

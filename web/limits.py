@@ -45,15 +45,6 @@ async def _answer(send: Send, status: int, sentence: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-class _BodyRefused(Exception):
-    """The body grew past the limit, or did not arrive in time, while the app was reading it."""
-
-    def __init__(self, status: int, sentence: str) -> None:
-        super().__init__(sentence)
-        self.status = status
-        self.sentence = sentence
-
-
 class BodyLimit:
     """Refuse a request body that is too large (before reading it) or too slow to arrive."""
 
@@ -80,36 +71,43 @@ class BodyLimit:
         received = 0
         waited = 0.0  # time spent waiting for the body (not the app's own time before it reads)
         finished = False
-        started = False
+        started = False  # the app began its answer
+        answered = False  # we answered in its place: what the app sends after that goes nowhere
+
+        async def refuse(status: int, sentence: str) -> Message:
+            nonlocal answered
+            if not started and not answered:
+                answered = True
+                await _answer(send, status, sentence)
+            # To the app the browser has gone: it stops reading and its own answer is dropped below.
+            return {"type": "http.disconnect"}
 
         async def limited_receive() -> Message:
             nonlocal received, finished, waited
-            if finished:
+            if finished or answered:
                 # The body is in: from here on the app only waits to hear that the browser left (live pages).
-                return await receive()
+                return await receive() if not answered else {"type": "http.disconnect"}
             began = time.monotonic()
             try:
                 message = await asyncio.wait_for(receive(), max(0.001, self.seconds - waited))
             except TimeoutError:
-                raise _BodyRefused(408, errors.BODY_TOO_SLOW.format(seconds=round(self.seconds))) from None
+                return await refuse(408, errors.BODY_TOO_SLOW.format(seconds=round(self.seconds)))
             waited += time.monotonic() - began
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_bytes:
-                    raise _BodyRefused(413, too_large)
+                    return await refuse(413, too_large)
                 finished = not message.get("more_body", False)
             return message
 
         async def watched_send(message: Message) -> None:
             nonlocal started
+            if answered:
+                return
             started = started or message["type"] == "http.response.start"
             await send(message)
 
-        try:
-            await self.app(scope, limited_receive, watched_send)
-        except _BodyRefused as refused:
-            if not started:
-                await _answer(send, refused.status, refused.sentence)
+        await self.app(scope, limited_receive, watched_send)
 
 
 def _header(scope: Scope, name: bytes) -> str | None:

@@ -233,17 +233,17 @@ class Guard:
         return max(0, int(saved.expires - self._wall())) if saved is not None else 0
 
     def logout(self, sid: str) -> None:
-        """End one session on the table: its cookie no longer unlocks anything."""
+        """End one session on the table: its cookie no longer unlocks anything, not even after a restart."""
+        self._store.delete_sessions([sid])  # first: a session that could not be ended stays ended nowhere
         with self._lock:
             self._sessions.pop(sid, None)
-        self._store.delete_sessions([sid])
 
     def logout_all(self) -> int:
         """End every session (every browser has to give the PIN again); return how many there were."""
+        self._store.delete_sessions(None)
         with self._lock:
             count = len(self._sessions)
             self._sessions.clear()
-        self._store.delete_sessions(None)
         return count
 
     def csrf_token(self, sid: str) -> str:

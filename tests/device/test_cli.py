@@ -121,12 +121,13 @@ def test_the_pin_is_printed_and_stays_the_same(tmp_path: Path, capsys: pytest.Ca
     assert capsys.readouterr().out.strip() == pin and len(pin) == 6
 
 
-def test_a_damaged_log_is_reported_without_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_that_is_no_log_is_reported_without_a_traceback(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "t.db"
     db.write_bytes(b"not sqlite" * 500)
     assert cli.main(["games", "--db", str(db)]) == 1
     err = capsys.readouterr().err
-    assert "is damaged" in err and "Traceback" not in err
+    assert "is not a Touchline game log" in err and "Traceback" not in err
 
 
 def test_run_without_a_table_file_says_where_to_get_one(tmp_path: Path, capsys: pytest.CaptureFixture[str],
