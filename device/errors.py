@@ -78,6 +78,13 @@ class TableFileError(DeviceError, ValueError):
         super().__init__(text)
 
 
+# --- the deck ------------------------------------------------------------------------------------------------------
+
+
+class DeckError(DeviceError, ValueError):
+    """The table file's deck cannot be played: missing, not a folder, a broken file, or too few cards to deal."""
+
+
 # --- the event store ------------------------------------------------------------------------------------------------
 
 STORE_CORRUPT = (

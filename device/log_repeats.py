@@ -81,8 +81,8 @@ class CollapsingHandler(logging.Handler):
         return [self._seen.pop(key) for key in ended]
 
     def _summary(self, seen: _Seen, now: float) -> None:
-        if not seen.repeats:
-            return
+        if not seen.repeats or getattr(getattr(self.target, "stream", None), "closed", False):
+            return  # nothing to add, or nowhere to write it any more (the process is ending)
         last = seen.record
         summary = logging.LogRecord(last.name, last.levelno, last.pathname, last.lineno, REPEATED,
                                     (last.getMessage(), seen.repeats, round(min(self.window, now - seen.since))),

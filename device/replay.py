@@ -28,6 +28,8 @@ STEP_NO_KIND = "{where}: a step needs exactly one of {kinds}; this one has {foun
 STEP_FIELD = "{where}: {problem}"
 CHECK_FAILED = "{where}: {what} — expected {expected!r}, found {found!r}."
 STEP_REFUSED = "{where}: the table refused it: {reason}"
+STEP_NOT_TABLE = ("{where}: {found!r} is not a step: each step is a [[step]] table (with tap = ..., press = ... or "
+                  "another kind), not a value in a list. See docs/SCENARIOS.md.")
 NO_STEPS = "{path}: the scenario has no [[step]] tables. Add at least one (see docs/SCENARIOS.md)."
 
 
@@ -106,6 +108,8 @@ def parse(path: str | Path) -> Scenario:
 
 def _step(number: int, line: int | None, raw: Mapping[str, Any]) -> Step:
     where = f"step {number}" + (f" (line {line})" if line else "")
+    if not isinstance(raw, Mapping):
+        raise ScenarioError(STEP_NOT_TABLE.format(where=where, found=raw))
     kinds = [k for k in STEP_KINDS if k in raw]
     if len(kinds) != 1:
         raise ScenarioError(STEP_NO_KIND.format(where=where, kinds=", ".join(STEP_KINDS), found=", ".join(kinds) or "none"))

@@ -12,7 +12,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+import engine
 from device.connections import ConnectionLimits, server_options
+from device.errors import DeckError
 from device.hardware import Hardware, TableHardware
 from device.page_access import StoredSessions, button_state
 from device.running import RunningTable
@@ -44,9 +46,24 @@ def build_table(config: TableConfig, *, sim: bool, db_path: Path, dice: Dice | N
     from device.store import open_store
     from drivers.dice import SystemDice
 
+    from engine.deal_check import check_deal
+    from engine.loader import DataError
+
     store = open_store(db_path)
+    try:
+        # The deck first: a missing folder, a broken file or too few cards is a sentence before anything starts.
+        profile = engine.load_profile(config.deck)
+        problem = check_deal(profile, len(config.seats), str(config.deck or "shipped with Touchline"))
+        if problem is not None:
+            raise DeckError(problem)
+    except DataError as exc:
+        store.close()
+        raise DeckError(str(exc)) from exc
+    except DeckError:
+        store.close()
+        raise
     hardware = build_hardware(config, sim=sim)
-    session = Session(config, store, dice or SystemDice())
+    session = Session(config, store, dice or SystemDice(), profile=profile)
     session.tag_text = getattr(hardware, "card_id_on", None)
     session.pressed = button_state(hardware)
     if hardware.sim is not None:

@@ -106,6 +106,8 @@ class SimHardware(TableHardware):
         """The tag lying on each pad now (pad id → UID)."""
         self.cards: dict[str, Any] = {}
         """Every simulated card put down so far, by UID."""
+        self._hands = threading.RLock()
+        """One hand on the pads at a time: a pad holds one card, however many page requests come at once."""
 
     @property
     def sim(self) -> SimHardware:
@@ -143,6 +145,10 @@ class SimHardware(TableHardware):
 
     def place_tag(self, pad: str, uid: str) -> None:
         """Put a tag with this UID on a pad (an unknown tag stays unknown)."""
+        with self._hands:
+            self._place_tag(pad, uid)
+
+    def _place_tag(self, pad: str, uid: str) -> None:
         from drivers.rfid import sim_card
 
         config = self._pad(pad)
@@ -162,6 +168,10 @@ class SimHardware(TableHardware):
 
     def lift(self, pad: str) -> None:
         """Take whatever lies on a pad away."""
+        with self._hands:
+            self._lift(pad)
+
+    def _lift(self, pad: str) -> None:
         config = self._pad(pad)
         uid = self.on_pad.pop(pad, None)
         if uid is None:
