@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml scripts/bootstrap.sh | cksum | cut -d' ' -f1)
 
-.PHONY: run test bench venv browser clean pi-check
+.PHONY: run test bench soak venv browser clean pi-check
 
 venv: $(STAMP)
 
@@ -25,6 +25,10 @@ test: $(STAMP) browser
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# An accelerated 8-hour shop day against touchline run --sim (about 20 minutes; not part of `make test`).
+soak: $(STAMP)
+	$(BIN)/python -m tests.soak.day
 
 # Opt-in, not part of `make test`: installs Touchline in emulated Debian Bookworm arm64 and armhf userlands
 # (systemd/pi-check.sh; needs root, mmdebstrap, qemu-user-static and binfmt-support) and fetches the page.

@@ -4,6 +4,7 @@ passes the loader but lacks cards is refused with a sentence at start instead of
 from __future__ import annotations
 
 from engine.cards import Profile
+from engine.legal import setup_events
 
 CANNOT_DEAL = (
     "The deck {deck} cannot deal a game for {clubs} clubs: {problem}. Add the missing cards to the deck "
@@ -31,20 +32,12 @@ def deal_problems(profile: Profile, clubs: int) -> list[str]:
     veterans, youngsters = profile.cards_of("veteran"), profile.cards_of("youngster")
     if veterans and youngsters and all(y.untrained.jersey == v.untrained.jersey for y in youngsters for v in veterans):
         problems.append(NO_YOUNGSTER.format(file="youngsters.toml"))
-    # The same deal the table makes: each club in turn takes cards of teams it has not got yet.
-    pool = list(profile.cards_of("opponent"))
-    weeks = setup.opponents_per_club
-    for _ in range(clubs):
-        teams: set[str] = set()
-        for card in list(pool):
-            if len(teams) == weeks:
-                break
-            if card.team not in teams:
-                teams.add(card.team)
-                pool.remove(card)
-        if len(teams) < weeks:
+    if not problems:
+        # The opponents come from the engine's own deal: each club takes cards of teams it has not got yet.
+        weeks = setup.opponents_per_club
+        dealt = [e for e in setup_events(profile, list(range(1, clubs + 1))) if e["type"] == "opponents"]
+        if any(len(e["cards"]) < weeks for e in dealt):
             problems.append(TOO_FEW_TEAMS.format(clubs=clubs, weeks=weeks, file="opponents.toml"))
-            break
     return problems
 
 
