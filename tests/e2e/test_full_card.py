@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, expect
 
 import engine
 from device import errors as device_errors
@@ -24,8 +25,9 @@ from device.session import CANNOT_SAVE
 from device.store import EventStore
 from engine.views import TABLE
 from tests.e2e.touchline_run import TouchlineRun, client, wait_for
+from tests.web.test_browser import Visits, browser, shoot  # noqa: F401  (browser is a fixture)
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 FORM = {"clubs": [{"seat": 1, "name": "Red Lions"}, {"seat": 2, "name": "Blue Birds"}]}
 
 
@@ -64,7 +66,8 @@ def _tap(running: TouchlineRun, headers: dict[str, str], page: Any, card_id: str
         assert answer.status_code == 200, answer.text
 
 
-def test_a_full_card_loses_nothing_says_so_and_the_table_goes_on_once_there_is_room(card: Path) -> None:
+def test_a_full_card_loses_nothing_says_so_and_the_table_goes_on_once_there_is_room(card: Path,
+                                                                                   browser: Browser) -> None:
     db = card / "touchline.db"
     profile = engine.load_profile()
     with TouchlineRun(db) as running, client() as page:
@@ -88,6 +91,11 @@ def test_a_full_card_loses_nothing_says_so_and_the_table_goes_on_once_there_is_r
         assert shown["game"] == before["game"]
         for screen in shown["screens"].values():
             assert CANNOT_SAVE in screen["lines"]
+        # Every page says it, on top, as the table's page is seen.
+        visits = Visits(browser, viewport={"width": 1280, "height": 800})
+        table_page = visits.page(running.url + "/")
+        expect(table_page.locator("#problem")).to_have_text(full)
+        shoot(table_page, "full-card-table-page")
         # A change from the page is refused with the same sentence, not a bare 500.
         answer = page.post(running.url + "/api/actions/correction", headers=headers,
                            json={"seat": 1, "what": "budget", "delta": 1, "reason": "found a coin"})
@@ -98,6 +106,12 @@ def test_a_full_card_loses_nothing_says_so_and_the_table_goes_on_once_there_is_r
         _tap(running, headers, page, board[0])
         after = wait_for(lambda: (s := _state(running))["game"]["events"] > events and s, "the tap recorded")
         assert after["problem"] is None
+        expect(table_page.locator("#problem")).to_be_hidden()
+        # The interface documentation comes from the table alone, even with no room on its card.
+        docs = visits.page(running.url + "/docs")
+        expect(docs.locator(".swagger-ui .info .title")).to_contain_text("Touchline")
+        assert visits.outside(running.url) == []
+        visits.context.close()
         assert next(c for c in after["game"]["clubs"] if c["seat"] == 1)["board_card"] == board[0]
 
         final = after

@@ -86,6 +86,11 @@ $("login").addEventListener("submit", async (event) => {
 });
 
 $("logout").addEventListener("click", async () => { await post("/api/session/logout"); await refresh(); });
+$("logout-all").addEventListener("click", async () => {
+  const result = await post("/api/session/logout-all");
+  await refresh();
+  say($("login-msg"), result.ok ? result.data.message : result.message, result.ok);
+});
 
 $("newgame").addEventListener("submit", async (event) => {
   event.preventDefault();

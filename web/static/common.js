@@ -52,6 +52,9 @@ export function live(onSnapshot) {
     let snapshot;
     try { snapshot = JSON.parse(event.data); } catch { return; }
     window.__snapshot = snapshot;
+    // What the table cannot do right now (a full card, a damaged log): on every page, until it is solved.
+    const banner = document.getElementById("problem");
+    if (banner) { banner.textContent = snapshot.problem || ""; banner.hidden = !snapshot.problem; }
     document.body.dataset.updates = String(Number(document.body.dataset.updates || 0) + 1);
     onSnapshot(snapshot);
   });
