@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from device import connections
-from tests.e2e.touchline_run import TouchlineRun, client, wait_for
+from tests.e2e.touchline_run import TouchlineRun, client
 from web import errors
 from web.limits import MAX_BODY_BYTES
 

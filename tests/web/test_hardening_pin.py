@@ -17,7 +17,6 @@ from device.connections import ConnectionLimits, server_options
 from device.page_access import CODE_HIDDEN, OWNER_CODE
 from device.serve import build_table, make_app
 from device.table_file import default_sim_table
-from tests.e2e.table import new_game_action
 from tests.e2e.touchline_run import TouchlineRun, client, free_port, wait_for
 from web import errors
 from web.security import COOKIE, LOCKOUT_SECONDS, MAX_FAILURES, SESSION_DAYS, Guard, MemorySessions
