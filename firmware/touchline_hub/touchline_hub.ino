@@ -6,8 +6,14 @@
 // and answers $QUERY*4A with HELLO, every reader's state and SYNC.
 //
 // Library: "MFRC522" by GithubCommunity (miguelbalboa/rfid), 1.4.x, from the Arduino Library Manager.
-// Wiring: all readers share SCK/MOSI/MISO (and may share RST); each has its own SS (SDA) pin below.
-// Readers run on 3.3 V: on a 5 V board, power them from 3.3 V and level-shift SS/SCK/MOSI.
+// Wiring: all readers share SCK/MOSI/MISO and one RST line; each has its own SS (SDA) pin below.
+// Readers run on 3.3 V: on a 5 V board, power them from 3.3 V and level-shift SS/SCK/MOSI and RST
+// (docs/WIRING.md).
+//
+// The sketch holds the shared RST line high itself and sets each reader up with a SoftReset: the library's
+// PCD_Init(ss, rst) lets the line float and, finding it low, pulses it, which resets every other reader on it
+// and leaves their antennas off. Every two seconds each reader's settings are read back (antenna, modulation,
+// timer, gain) and a reader that lost them (a brown-out, a pulse on the line) is set up again.
 
 #include <SPI.h>
 #include <MFRC522.h>
@@ -25,8 +31,15 @@ static const uint8_t READERS = sizeof(SS_PINS) / sizeof(SS_PINS[0]);
 static const uint8_t MISSES_BEFORE_GONE = 3;
 static const unsigned long POLL_INTERVAL_MS = 30;      // per sweep of all readers
 static const unsigned long HEARTBEAT_MS = 1000;
-static const unsigned long HEALTH_CHECK_MS = 2000;     // how often each reader's version register is read
+static const unsigned long HEALTH_CHECK_MS = 2000;     // how often each reader's version and settings are read
 static const uint8_t MAX_LINE = 120;
+// Receiver gain (RFCfgReg RxGain): 33 dB is the chip's reset value. Raise it (38, 43, 48 dB) when a card is not
+// read through a thick board; lower it (23 dB) when a reader sees the card on the pad next to it.
+static const byte ANTENNA_GAIN = MFRC522::RxGain_33dB;
+// How long an exchange waits for a card: the library sets 25 ms, and waits that long on every empty poll and
+// every HLTA. Cards answer within a millisecond; 5 ms (200 ticks of 25 us) makes a sweep of five empty readers
+// take about 26 ms instead of 126 ms (README.md, "Sweep time").
+static const uint16_t POLL_TIMEOUT_TICKS = 200;
 
 MFRC522 readers[READERS];
 
@@ -103,6 +116,38 @@ void sendHelloAndState() {
 
 // ---- readers ------------------------------------------------------------------------------------
 
+bool readerAnswers(uint8_t r, char *detail, size_t size);
+
+// Sets one reader up without touching the shared reset line: a SoftReset, the library's settings, our gain and
+// poll timeout.
+void setUpReader(uint8_t r) {
+  MFRC522 &reader = readers[r];
+  reader.PCD_Init(SS_PINS[r], MFRC522::UNUSED_PIN);
+  reader.PCD_SetAntennaGain(ANTENNA_GAIN);
+  reader.PCD_WriteRegister(MFRC522::TReloadRegH, POLL_TIMEOUT_TICKS >> 8);
+  reader.PCD_WriteRegister(MFRC522::TReloadRegL, POLL_TIMEOUT_TICKS & 0xFF);
+}
+
+// True while the registers a reset puts back still hold what setUpReader wrote.
+bool settingsHold(uint8_t r) {
+  MFRC522 &reader = readers[r];
+  return (reader.PCD_ReadRegister(MFRC522::TxControlReg) & 0x03) == 0x03 &&
+         reader.PCD_ReadRegister(MFRC522::TxASKReg) == 0x40 && reader.PCD_ReadRegister(MFRC522::TModeReg) == 0x80 &&
+         (reader.PCD_ReadRegister(MFRC522::RFCfgReg) & 0x70) == ANTENNA_GAIN &&
+         reader.PCD_ReadRegister(MFRC522::TReloadRegL) == (POLL_TIMEOUT_TICKS & 0xFF);
+}
+
+// Sets a reader that answers but lost its settings up again, and says so; true when it did.
+bool restoreSettings(uint8_t r) {
+  char version[8];
+  if (settingsHold(r) || !readerAnswers(r, version, sizeof(version))) return false;
+  setUpReader(r);
+  char body[64];
+  snprintf(body, sizeof(body), "ERR,SETUP,reader %u had lost its settings and is set up again", r + 1);
+  sendLine(body);
+  return true;
+}
+
 // VersionReg reads 0x91/0x92 (or 0x88/0x12 on clones); 0x00 or 0xFF means nothing answers on that SS.
 bool readerAnswers(uint8_t r, char *detail, size_t size) {
   byte version = readers[r].PCD_ReadRegister(MFRC522::VersionReg);
@@ -115,9 +160,11 @@ bool checkReader(uint8_t r) {
   char detail[8];
   bool answers = readerAnswers(r, detail, sizeof(detail));
   if (answers && !state[r].up) {
-    readers[r].PCD_Init(SS_PINS[r], RST_PIN);  // it was unplugged or browned out: configure it again
+    setUpReader(r);  // it was unplugged or browned out: configure it again (it alone)
     state[r].up = true;
     sendReader(r, "UP", detail);
+  } else if (answers) {
+    restoreSettings(r);
   } else if (!answers && state[r].up) {
     state[r].up = false;
     char why[24];
@@ -154,7 +201,11 @@ bool pollCard(uint8_t r) {
 void pollReader(uint8_t r) {
   if (!state[r].up) return;
   ReaderState &s = state[r];
-  if (pollCard(r)) {
+  bool found = pollCard(r);
+  if (!found && s.present && s.misses == 0 && restoreSettings(r)) {
+    found = pollCard(r);  // the card lay there a sweep ago: the reader had lost its set-up, not the card
+  }
+  if (found) {
     MFRC522::Uid &uid = readers[r].uid;
     bool same = s.present && s.uidSize == uid.size && memcmp(s.uid, uid.uidByte, uid.size) == 0;
     if (!same) {
@@ -225,9 +276,16 @@ void setup() {
     pinMode(SS_PINS[r], OUTPUT);
     digitalWrite(SS_PINS[r], HIGH);  // deselect every reader before talking to any of them
   }
+  // One reset for all readers, then the line is held high for good; the oscillators get 50 ms to start
+  // (datasheet 8.8.2, as the library waits).
+  pinMode(RST_PIN, OUTPUT);
+  digitalWrite(RST_PIN, LOW);
+  delay(1);
+  digitalWrite(RST_PIN, HIGH);
+  delay(50);
   char detail[8];
   for (uint8_t r = 0; r < READERS; r++) {
-    readers[r].PCD_Init(SS_PINS[r], RST_PIN);
+    setUpReader(r);
     state[r].up = readerAnswers(r, detail, sizeof(detail));
     state[r].present = false;
     state[r].misses = 0;

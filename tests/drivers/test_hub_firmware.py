@@ -1,13 +1,17 @@
 """The hub firmware, built for the PC against stand-ins for the Arduino core and the MFRC522 library.
 
-The stand-in card keeps ISO 14443-A states, so these tests show the sketch keeps a resting card
-visible, debounces a flaky read, and speaks the protocol the driver understands.
+The stand-in card keeps ISO 14443-A states and the stand-in chip its registers, its shared reset line and the
+library's waits on a simulated clock, so these tests show the sketch keeps a resting card visible, debounces a
+flaky read, holds the readers' reset line, sets a reader that lost its settings up again, sweeps as fast as its
+README says, and speaks the protocol the driver understands.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -35,17 +39,46 @@ def firmware(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return binary
 
 
-def run(firmware: Path, *script: str) -> list[list[str]]:
-    """Run a script; return the protocol lines the hub sent after each command (index 0: at boot)."""
-    out = subprocess.run([str(firmware)], input="\n".join(script) + "\n", capture_output=True, text=True,
-                         check=True, timeout=60).stdout
+@dataclass
+class Run:
+    """What the sketch sent after each command (index 0: at boot), each line's time, and the readers' resets."""
+
+    sections: list[list[str]]
+    timed: list[tuple[float, str]]  # (milliseconds, line) for every line sent and every command given
+    reset_line: str
+    hard_resets: dict[int, int]
+
+    def at(self, text: str) -> float:
+        """When the first line or command starting with ``text`` came, in milliseconds."""
+        return next(ms for ms, line in self.timed if line.startswith(text))
+
+
+def play(firmware: Path, *script: str) -> Run:
+    """Run a script through the sketch and collect everything it says."""
+    done = subprocess.run([str(firmware)], input="\n".join(script) + "\n", capture_output=True, text=True,
+                          check=True, timeout=60)
     sections: list[list[str]] = [[]]
-    for line in out.splitlines():
+    for line in done.stdout.splitlines():
         if line.startswith("# "):
             sections.append([])
         else:
             sections[-1].append(line)
-    return sections
+    timed, reset_line, resets = [], "", {}
+    for line in done.stderr.splitlines():
+        if line.startswith("reset "):
+            reset_line = line
+        elif line.startswith("resets "):
+            _, reader, count = line.split()
+            resets[int(reader)] = int(count)
+        else:
+            micros, text = line.split(" ", 1)
+            timed.append((int(micros) / 1000, text))
+    return Run(sections, timed, reset_line, resets)
+
+
+def run(firmware: Path, *script: str) -> list[list[str]]:
+    """Run a script; return the protocol lines the hub sent after each command (index 0: at boot)."""
+    return play(firmware, *script).sections
 
 
 def kinds(lines: list[str]) -> list[str]:
@@ -117,3 +150,64 @@ def test_the_driver_understands_the_firmware(firmware: Path, reading_log: Readin
     finally:
         driver.close()
         simulated.close()
+
+
+def no_beats(lines: list[str]) -> list[str]:
+    """The lines checked and written back, without heartbeats."""
+    return [k for k in kinds(lines) if not k.startswith("BEAT")]
+
+
+# --- the readers' reset line and settings ---------------------------------------------------------------------------
+
+
+def test_the_sketch_resets_the_readers_once_and_holds_the_line_high(firmware: Path) -> None:
+    played = play(firmware, "place 1 DEADBEEF", "run 500", "down 3", "run 2100", "up 3", "run 2100")
+    assert played.reset_line == "reset 5 OUTPUT HIGH", "driven, never left floating"
+    assert played.hard_resets == {1: 1, 2: 1, 3: 1, 4: 1, 5: 1}, "bringing reader 3 back reset no other reader"
+    assert no_beats(played.sections[-1]) == ["READER,3,UP,0x92"]
+    assert "GONE,1,DEADBEEF" not in kinds([line for section in played.sections for line in section])
+
+
+def test_a_reader_that_browned_out_is_set_up_again_within_two_seconds(firmware: Path) -> None:
+    *_, after, _, read = play(firmware, "run 300", "brownout 2", "run 2100", "place 2 DEADBEEF", "run 200").sections
+    assert no_beats(after) == ["ERR,SETUP,reader 2 had lost its settings and is set up again"]
+    assert no_beats(read) == ["TAG,2,DEADBEEF"]
+
+
+def test_a_resting_card_survives_a_brownout_without_a_gone(firmware: Path) -> None:
+    *_, after = play(firmware, "place 4 " + UID7, "run 300", "brownout 4", "run 1000").sections
+    assert no_beats(after) == ["ERR,SETUP,reader 4 had lost its settings and is set up again"]
+
+
+def test_a_pulse_on_the_shared_reset_line_is_repaired_on_every_reader(firmware: Path) -> None:
+    *_, after, _, read = play(firmware, "run 300", "pulse", "run 2100", "place 5 DEADBEEF", "run 200").sections
+    assert sorted(no_beats(after)) == [f"ERR,SETUP,reader {n} had lost its settings and is set up again"
+                                       for n in range(1, 6)]
+    assert no_beats(read) == ["TAG,5,DEADBEEF"]
+
+
+# --- sweep time ------------------------------------------------------------------------------------------------------
+
+README = FIRMWARE / "README.md"
+
+
+def documented_ms(what: str) -> float:
+    """A figure of the README's sweep time table, in milliseconds."""
+    match = re.search(rf"\| {re.escape(what)} \| about (\d+) ms \|", README.read_text())
+    assert match, f"README.md has no row '{what}'"
+    return float(match.group(1))
+
+
+def test_a_tap_is_reported_within_the_sweep_time_the_readme_gives(firmware: Path) -> None:
+    # Placed at twenty moments across a sweep of five empty readers, on the last reader polled.
+    script = ["run 300"]
+    for step in range(20):
+        script += [f"run {7 + step}", "place 5 DEADBEEF", "run 300", "lift 5", "run 300"]
+    played = play(firmware, *script)
+    placed = [ms for ms, line in played.timed if line.startswith("# place 5")]
+    tagged = [ms for ms, line in played.timed if line.startswith("$TAG,5,")]
+    assert len(placed) == len(tagged) == 20
+    latencies = [tag - place for place, tag in zip(placed, tagged)]
+    sweep, worst = documented_ms("a sweep of five empty readers"), documented_ms("a card placed to its TAG line, at worst")
+    assert max(latencies) <= worst, latencies
+    assert max(latencies) >= sweep, "a card placed just after its reader was polled waits a whole sweep"
