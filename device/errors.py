@@ -44,6 +44,8 @@ HUB_READER_ZERO = (
     "reader 0 does not exist: a hub numbers its readers from 1, as its firmware and drivers/HUB_PROTOCOL.md do "
     "(the reader on the firmware's first SS pin is reader 1). Write reader = 1 or more."
 )
+HUB_GAIN = ("a hub's readers take the gain set in its firmware (ANTENNA_GAIN in firmware/touchline_hub/touchline_hub.ino). "
+            "Remove 'gain_db' here and change it there.")
 HUB_READER_TWICE = "reader {reader} of hub {hub!r} is already used by {other} (line {line}). Each pad needs its own reader."
 HUB_TWICE = "a hub with this {field} is already described (line {line}). Each hub needs its own {field}."
 SCREEN_INTERFACE_FIELDS = "a screen on {interface} does not take {fields}. Remove them, or set interface = \"{other}\"."

@@ -28,8 +28,13 @@ class Hardware(Protocol):
     def lights(self, lit: Iterable[int]) -> None:
         """Light the buttons of these seats, the others off."""
 
+    def stalled(self) -> str | None:
+        """Which driver thread stopped working, in a sentence (the watchdog then lets systemd restart the table)."""
+
 
 DEFAULT_READER_RST = 25
+STALL_SECONDS = 10.0
+"""A scanner or hub thread silent this long has hung: a sweep takes milliseconds, a hub read at most 0.1 s."""
 """The reset GPIO of a reader whose table file names none (the wiring the README shows)."""
 
 
@@ -47,6 +52,7 @@ class TableHardware:
         self.clock = clock
         self.threaded = threaded
         self.rig = rig
+        self._claim: Any = None
         self._emit: Callable[[Any], None] | None = None
         self.readers: dict[str, Any] = {}
         self.hubs: dict[str, Any] = {}
@@ -75,12 +81,19 @@ class TableHardware:
         from drivers.hub import open_hub
         from drivers.rfid import Scanner, open_reader
 
+        from drivers.base import default_backend
+        from drivers.claim import claim_hardware
+
         self._emit = emit
+        if default_backend(self.backend) == "real" and self._claim is None:
+            # hw-check, enroll or another table on the same pins would fight this one over every line and bus.
+            self._claim = claim_hardware()
         spi = [p for p in self.config.pads() if p.hub is None]
         for pad in spi:
             extra = {"rig": self.rig} if self.rig is not None else {}
             self.readers[pad.id] = open_reader(pad.id, int(pad.bus or 0), int(pad.device or 0),
-                                               pad.rst_pin or DEFAULT_READER_RST, self.backend, **extra)
+                                               pad.rst_pin or DEFAULT_READER_RST, self.backend, gain_db=pad.gain_db,
+                                               **extra)
         self.scanner = Scanner(list(self.readers.values()), emit)
         if self.threaded:
             self.scanner.start()
@@ -110,6 +123,18 @@ class TableHardware:
         for display in self.displays.values():
             display.close()
         self.readers, self.hubs, self.scanner, self.buttons = {}, {}, None, None
+        if self._claim is not None:
+            self._claim.release()
+            self._claim = None
+
+    def stalled(self) -> str | None:
+        """Which driver thread stopped working, in a sentence; None while the scanner and every hub thread turn."""
+        threads = [self.scanner, *self.hubs.values()] if self.threaded else []
+        for thread in threads:
+            stuck = thread.stalled(STALL_SECONDS) if thread is not None else None
+            if stuck:
+                return str(stuck)
+        return None
 
     def card_id_on(self, pad: str) -> str | None:
         """The card id written on the MIFARE Classic tag lying on a pad (by ``touchline enroll``), or None."""

@@ -31,6 +31,7 @@ PORT_UNAVAILABLE = (
     "The page cannot listen on {host}:{port} ({reason}). Another program may use that port: stop it, or start "
     "the table with --port and another number."
 )
+WATCHDOG_WITHHELD = "The watchdog is no longer told the table lives, so systemd restarts it."
 STARTED = "Touchline is running: the page is on http://{host}:{port}/ (PIN {pin})."
 
 
@@ -129,7 +130,7 @@ async def serve(table: RunningTable, *, host: str, port: int) -> int:
     notifier.notify("READY=1")
     notifier.notify(f"STATUS=Serving on http://{host}:{port}/")
     log.warning(STARTED.format(host=host, port=port, pin=table.pin))
-    watchdog = asyncio.create_task(_watchdog(notifier)) if notifier.watchdog_seconds else None
+    watchdog = asyncio.create_task(_watchdog(notifier, table.hardware)) if notifier.watchdog_seconds else None
     try:
         await serving
     finally:
@@ -178,10 +179,19 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-async def _watchdog(notifier: _Notifier) -> None:
-    """Tell systemd the loop is alive, twice per watchdog period (a hung loop stops telling it)."""
+async def _watchdog(notifier: _Notifier, hardware: Hardware) -> None:
+    """Tell systemd the table lives, twice per watchdog period: the loop turns and the scanner and hubs sweep.
+
+    A hung loop, a dead or stuck scanner thread or hub thread stops the pings, and systemd restarts the table.
+    """
+    told = False  # said once per stall, not at every turn
     while True:
-        notifier.notify("WATCHDOG=1")
+        stalled = hardware.stalled()
+        if stalled is None:
+            notifier.notify("WATCHDOG=1")
+        elif not told:
+            log.error("%s %s", stalled, WATCHDOG_WITHHELD)
+        told = stalled is not None
         await asyncio.sleep(notifier.watchdog_seconds)
 
 

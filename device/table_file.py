@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from device import errors
 from device.errors import Problem, TableFileError
+from drivers.rfid.registers import RX_GAIN_CHOICES, RX_GAIN_DEFAULT_DB
 
 TABLES_DIR = Path(__file__).with_name("tables")
 SIM_TABLE = TABLES_DIR / "sim.toml"
@@ -41,6 +42,10 @@ SPI_BUS_PINS = {
     1: {"MISO": 19, "MOSI": 20, "SCLK": 21},
 }
 SPI_SELECT_PINS = {0: {0: 8, 1: 7}, 1: {0: 18, 1: 17, 2: 16}}
+# The MFRC522's receiver gains (RFCfgReg RxGain, datasheet 9.3.3.6) and its reset value, the default: raise it when a
+# card is not read through a thick board, lower it when a pad sees its neighbour's card (hw-check --cross-reads).
+GAIN_CHOICES_DB = RX_GAIN_CHOICES
+DEFAULT_GAIN_DB = RX_GAIN_DEFAULT_DB
 I2C_BUS_PINS = {1: {"SDA": 2, "SCL": 3}}
 
 
@@ -58,6 +63,8 @@ class PadConfig:
     hub: str | None = None
     reader: int | None = None
     line: int | None = None
+    gain_db: int = DEFAULT_GAIN_DB
+    """The reader's receiver gain (MFRC522 RxGain) in dB: the pad's ``gain_db``, else ``[readers] gain_db``, else 33."""
 
     @property
     def on_spi(self) -> bool:
@@ -298,11 +305,12 @@ def _field_name(path: PathKey) -> str:
 
 # --- validation ----------------------------------------------------------------------------------------------------
 
-_TOP_KEYS = ("name", "backend", "deck", "database", "web", "seats", "shared", "hubs")
+_TOP_KEYS = ("name", "backend", "deck", "database", "web", "readers", "seats", "shared", "hubs")
+_READERS_KEYS = ("gain_db",)
 _WEB_KEYS = ("host", "port", "names")
 _SEAT_KEYS = ("seat", "club", "colour", "pads", "buttons", "screen")
 _SHARED_KEYS = ("pads", "buttons", "screen")
-_PAD_KEYS = ("role", "bus", "device", "rst_pin", "hub", "reader")
+_PAD_KEYS = ("role", "bus", "device", "rst_pin", "hub", "reader", "gain_db")
 _BUTTON_KEYS = ("role", "gpio", "hold_seconds", "led_gpio")
 _SCREEN_KEYS = (
     "kind", "interface", "i2c_bus", "address", "mux_address", "mux_channel",
@@ -324,6 +332,7 @@ class _Checker:
         # Claims on shared resources: what took it, and where, so the second claimant is told about the first.
         self.pins: dict[int, tuple[str, int | None, PathKey]] = {}
         self.reader_resets: set[int] = set()
+        self.gain_db = DEFAULT_GAIN_DB  # [readers] gain_db, read before the pads
         self.spi: dict[tuple[int, int], tuple[str, int | None]] = {}
         self.i2c: list[tuple[ScreenConfig, str]] = []
         self.hub_readers: dict[tuple[str, int], tuple[str, int | None]] = {}
@@ -419,6 +428,9 @@ class _Checker:
         rst = self.get(tbl, "rst_pin", path, int, low=0, high=27)
         hub = self.get(tbl, "hub", path, str)
         reader = self.get(tbl, "reader", path, int, low=0, high=255)
+        gain = self.get(tbl, "gain_db", path, int, default=self.gain_db, choices=GAIN_CHOICES_DB)
+        if "gain_db" in tbl and ("hub" in tbl or "reader" in tbl):
+            self.problem(path + ("gain_db",), errors.HUB_GAIN)
         if reader == 0:
             # The hub protocol and its firmware count readers from 1: reader 0 would never get a reading.
             self.problem(path + ("reader",), errors.HUB_READER_ZERO)
@@ -448,7 +460,7 @@ class _Checker:
             else:
                 self.hub_readers[key] = (owner, self.index.line_of(path + ("reader",)))
         return PadConfig(id=pad_id, role=role, seat=seat, bus=bus, device=device, rst_pin=rst, hub=hub, reader=reader,
-                         line=self.index.line_of(path))
+                         line=self.index.line_of(path), gain_db=gain if gain is not None else self.gain_db)
 
     def button(self, raw: dict[str, Any], path: PathKey, seat: int | None, prefix: str,
                roles: tuple[str, ...]) -> ButtonConfig | None:
@@ -606,6 +618,8 @@ class _Checker:
             self.problem(("web", "names"), errors.WRONG_TYPE.format(
                 value=names, expected="a list of names", example='names = ["touchline.shop.lan", "192.168.1.50"]'))
             names = []
+        readers = self.table(top.get("readers", {}), ("readers",), _READERS_KEYS)
+        self.gain_db = self.get(readers, "gain_db", ("readers",), int, default=DEFAULT_GAIN_DB, choices=GAIN_CHOICES_DB)
 
         seen_hubs: dict[str, dict[Any, int | None]] = {"name": {}, "serial": {}, "port": {}}
         hubs = [h for i, raw in enumerate(self.array(top.get("hubs"), ("hubs",)))

@@ -33,3 +33,7 @@ class BackendUnavailable(DriverError, RuntimeError):
 
 class CardError(DriverError, RuntimeError):
     """A card on a reader could not be read or written as asked (no card, wrong key, not a MIFARE Classic)."""
+
+
+class HardwareBusy(DriverError, RuntimeError):
+    """Another program holds the table's hardware (the running table, or another hw-check or enroll)."""

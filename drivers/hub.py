@@ -48,6 +48,8 @@ WRONG_PROTOCOL = (
     "firmware/touchline_hub/touchline_hub.ino from this release onto the hub"
 )
 HUB_ONLINE = "hub on {port}: protocol {version}, {readers} readers, firmware {firmware}"
+HUB_THREAD_DEAD = "The thread reading hub {name!r} has died: its pads are not read any more."
+HUB_THREAD_STUCK = "The thread reading hub {name!r} has not turned for {seconds:.0f} s: its port hangs."
 NO_PORT_GIVEN = "The hub needs either a USB serial number or a port (e.g. /dev/ttyACM0)."
 BAD_HUB_NAME = "A hub needs a name (it names its readers '<hub>:<n>'), got {name!r}."
 BAD_BAUDRATE = "The hub {name!r} has baud rate {baud!r}; the firmware speaks 115200 (give a whole number of baud)."
@@ -247,6 +249,8 @@ class SerialHub:
         self._tried = threading.Event()  # set once the thread has tried to open the port
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        self.last_turn = time.monotonic()
+        """``time.monotonic()`` when the reading thread last went round (reads wait at most 0.1 s): the watchdog's proof."""
         # In simulation, the fake microcontroller this hub talks to (closed with the hub).
         self.simulator: SimulatedHub | None = None
 
@@ -297,9 +301,20 @@ class SerialHub:
 
     # -- the reading thread -------------------------------------------------------------------
 
+    def stalled(self, limit: float) -> str | None:
+        """Why the reading thread is not turning (dead, or stuck for ``limit`` seconds); None while it is."""
+        thread = self._thread
+        if thread is None:
+            return None
+        if not thread.is_alive():
+            return HUB_THREAD_DEAD.format(name=self.name)
+        since = time.monotonic() - self.last_turn
+        return HUB_THREAD_STUCK.format(name=self.name, seconds=since) if since > limit else None
+
     def _run(self) -> None:
         attempt = 0
         while not self._stop.is_set():
+            self.last_turn = time.monotonic()
             if self._serial is None:
                 if self._connect():
                     attempt = 0

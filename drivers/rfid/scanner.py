@@ -35,6 +35,8 @@ RETRY_AFTER = 33  # sweeps between probes of an offline reader (about one second
 SETTINGS_EVERY = 33  # sweeps between checks that each reader keeps its set-up (about one second)
 
 BACK_ONLINE = "{chip} answers again on {label}."
+SCANNER_DEAD = "The RFID scanner's thread has died: no pad is read any more."
+SCANNER_STUCK = "The RFID scanner has not finished a sweep for {seconds:.0f} s: a reader or the SPI bus hangs."
 SET_UP_AGAIN = ("The reader on {label} had lost its settings ({wrong}): a brown-out or a reset pulse on its line. "
                 "It is set up again.")
 DUPLICATE_NAMES = "Two readers share a name ({names}): give every pad its own name."
@@ -102,6 +104,7 @@ class Scanner:
         self._thread: threading.Thread | None = None
         self._owns_readers = owns_readers  # close the readers on stop()
         self.sweeps = 0
+        self._started = time.monotonic()
         self.last_sweep: float | None = None
         """``time.monotonic()`` at the end of the last sweep: the watchdog's proof that the thread sweeps."""
 
@@ -220,6 +223,7 @@ class Scanner:
         if self._thread is not None and self._thread.is_alive():
             return
         self._stopping.clear()
+        self._started = time.monotonic()
         self._thread = threading.Thread(target=self._run, name="rfid-scanner", daemon=True)
         self._thread.start()
 
@@ -243,6 +247,16 @@ class Scanner:
             except Exception:
                 log.exception("an RFID sweep failed; carrying on")
             self._stopping.wait(self._interval)
+
+    def stalled(self, limit: float) -> str | None:
+        """Why the polling thread is not sweeping (dead, or no sweep for ``limit`` seconds); None while it is."""
+        thread = self._thread
+        if thread is None:
+            return None  # not started: swept by hand (tests) or stopped on purpose
+        if not thread.is_alive():
+            return SCANNER_DEAD
+        since = time.monotonic() - (self.last_sweep if self.last_sweep is not None else self._started)
+        return SCANNER_STUCK.format(seconds=since) if since > limit else None
 
     def __enter__(self) -> Scanner:
         self.start()

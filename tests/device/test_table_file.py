@@ -322,3 +322,62 @@ def test_the_wiring_table_in_the_readme_matches_the_shipped_spi_table() -> None:
     for row, pad in [(f"seat {s.number} reader", s.pads[0]) for s in table.seats] + [
             ("Opponent pad reader (shared)", table.shared_pads[0])]:
         assert rows[row] == str(SPI_SELECT_PINS[pad.bus][pad.device]), row
+
+
+# --- antenna gain ----------------------------------------------------------------------------------------------------
+
+
+def test_the_readers_gain_defaults_to_the_chips_reset_value_and_a_pad_may_differ() -> None:
+    from drivers.rfid import registers
+
+    default = parse_table(SPI_TABLE_WITH_GAIN.replace('[readers]\ngain_db = 43\n', ""))
+    assert {p.id: p.gain_db for p in default.pads()} == {"seat1.tap": registers.RX_GAIN_DEFAULT_DB, "seat2.tap": 23}
+    assert registers.RX_GAIN_DEFAULT_DB == 33, "the chip's reset value (RFCfgReg 0x48)"
+    table = parse_table(SPI_TABLE_WITH_GAIN)
+    assert {p.id: p.gain_db for p in table.pads()} == {"seat1.tap": 43, "seat2.tap": 23}
+
+
+def test_a_gain_the_chip_does_not_have_is_refused_with_its_line() -> None:
+    with pytest.raises(TableFileError) as caught:
+        parse_table(SPI_TABLE_WITH_GAIN.replace("gain_db = 43", "gain_db = 40"))
+    assert "gain_db: " + errors.NOT_ONE_OF.format(value=40, allowed="18, 23, 33, 38, 43, 48") in str(caught.value)
+
+
+def test_a_hub_pad_is_told_where_its_gain_is_set() -> None:
+    text = """
+[[hubs]]
+name = "hub"
+serial = "TL-1"
+[[seats]]
+seat = 1
+  [[seats.pads]]
+  hub = "hub"
+  reader = 1
+  gain_db = 38
+  [[seats.buttons]]
+  gpio = 5
+"""
+    with pytest.raises(TableFileError) as caught:
+        parse_table(text)
+    assert errors.HUB_GAIN in str(caught.value)
+
+
+SPI_TABLE_WITH_GAIN = """
+[readers]
+gain_db = 43
+[[seats]]
+seat = 1
+  [[seats.pads]]
+  bus = 0
+  device = 0
+  [[seats.buttons]]
+  gpio = 5
+[[seats]]
+seat = 2
+  [[seats.pads]]
+  bus = 0
+  device = 1
+  gain_db = 23
+  [[seats.buttons]]
+  gpio = 6
+"""
