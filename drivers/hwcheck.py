@@ -31,7 +31,13 @@ HUB_READER_ABSENT = "hub {hub} has readers 1-{readers}, so there is no reader {n
 HUB_READER_UNKNOWN = "not checked: hub {hub} did not answer"
 HUB_SILENT = "port {port} opened, but the hub did not say hello within {seconds:.0f} s: is its firmware flashed?"
 
-Kind = Literal["reader", "hub", "button", "display"]
+MISO_CLEAN = "{readers} readers checked against each other: none drives MISO while another is selected"
+MISO_DRIVEN = ("the reader on {culprit} keeps driving MISO when it is not selected: {victim} read 0x{high:02X} or "
+               "0x{low:02X} depending on what {culprit} sent last (0x{version:02X} when alone). Give that board a "
+               "74HC125 buffer on MISO, or each reader its own SPI bus (docs/WIRING.md, \"Readers sharing MISO\")")
+MISO_UNCHECKED = "not checked for readers driving MISO: {why}"
+
+Kind = Literal["reader", "hub", "button", "display", "bus"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +120,53 @@ def probe_reader(spec: ReaderSpec, backend: str | None = None, rig: Any = None) 
     except Exception as exc:  # noqa: BLE001 - a probe reports every failure as a line, never crashes the check
         return ProbeResult(spec.name, "reader", False, f"probe failed on SPI{spec.bus}.{spec.device}: {exc}")
     return ProbeResult(spec.name, "reader", found, detail)
+
+
+def check_shared_miso(specs: Iterable[ReaderSpec], backend: str | None = None, rig: Any = None) -> list[ProbeResult]:
+    """For each SPI bus with two readers or more: does a reader keep driving MISO while another one is selected?
+
+    A board that does holds MISO at the last bit it shifted out, so what another reader answers changes with
+    that bit. Each reader's version register is read right after each other reader sent a register ending
+    in 1 (ModeReg, 0x3D once set up) and one ending in 0 (VersionReg, 0x92); on a clean bus both reads agree.
+    """
+    from drivers.errors import DriverError
+    from drivers.rfid import open_reader
+    from drivers.rfid import registers as R
+
+    by_bus: dict[int, list[ReaderSpec]] = {}
+    for spec in specs:
+        by_bus.setdefault(spec.bus, []).append(spec)
+    results: list[ProbeResult] = []
+    for bus, group in sorted(by_bus.items()):
+        if len(group) < 2:
+            continue
+        name = f"SPI{bus}"
+        readers: list[Any] = []
+        try:
+            for spec in group:
+                readers.append(open_reader(spec.name, spec.bus, spec.device, spec.rst_pin, backend, rig=rig))
+            culprits: list[str] = []
+            for victim in readers:
+                alone = victim.version()
+                for culprit in readers:
+                    if culprit is victim:
+                        continue
+                    culprit.register(R.MODE)
+                    high = victim.version()
+                    culprit.register(R.VERSION)
+                    low = victim.version()
+                    if high != low:
+                        culprits.append(MISO_DRIVEN.format(culprit=culprit.label, victim=victim.label, high=high,
+                                                           low=low, version=alone))
+            unique = list(dict.fromkeys(culprits))
+            results.append(ProbeResult(name, "bus", not unique,
+                                       "; ".join(unique) or MISO_CLEAN.format(readers=len(readers))))
+        except DriverError as exc:
+            results.append(ProbeResult(name, "bus", False, MISO_UNCHECKED.format(why=exc)))
+        finally:
+            for reader in readers:
+                reader.close()
+    return results
 
 
 def probe_hub(spec: HubSpec, backend: str | None = None, timeout: float | None = None) -> ProbeResult:
@@ -228,18 +281,29 @@ def probe(spec: Spec, backend: str | None = None) -> ProbeResult:
     return probe_display(spec, backend)
 
 
-def probe_all(specs: Iterable[Spec], backend: str | None = None) -> list[ProbeResult]:
-    """Probe every device in order, a hub followed by its readers; one failing never stops the others."""
+def probe_all(specs: Iterable[Spec], backend: str | None = None, rig: Any = None) -> list[ProbeResult]:
+    """Probe every device in order (a hub followed by its readers), then each SPI bus shared by readers;
+    one failing never stops the others."""
     results: list[ProbeResult] = []
+    readers: list[ReaderSpec] = []
+    answering: set[int] = set()  # buses where some reader answered
     for spec in specs:
         try:
             if isinstance(spec, HubSpec):
                 results.extend(probe_hub_and_readers(spec, backend))
+            elif isinstance(spec, ReaderSpec):
+                results.append(probe_reader(spec, backend, rig))
+                readers.append(spec)
+                if results[-1].ok:
+                    answering.add(spec.bus)
             else:
                 results.append(probe(spec, backend))
         except Exception as exc:  # noqa: BLE001 - an unexpected failure is still one line of the report
             log.exception("probing %s failed", spec.name)
             results.append(ProbeResult(spec.name, _kind_of(spec), False, f"probe failed: {exc}"))
+    # A reader that keeps driving MISO makes its neighbours read as missing: check every reader of a bus where
+    # one answered (a bus with none has a wiring or overlay problem the reader lines already name).
+    results.extend(check_shared_miso([r for r in readers if r.bus in answering], backend, rig))
     return results
 
 

@@ -172,6 +172,11 @@ class Reader:
         with self._guard():
             return self._r(R.VERSION)
 
+    def register(self, address: int) -> int:
+        """Read one register of the chip (what hw-check's bus checks use)."""
+        with self._guard():
+            return self._r(address)
+
     def check(self) -> int:
         """The version register, raising DeviceNotFound when no chip answers."""
         version = self.version()

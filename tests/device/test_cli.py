@@ -183,7 +183,9 @@ def test_hw_check_in_simulation_finds_every_device_of_the_table(name: str, capsy
     hub_lines = [name for h in table.hubs
                  for name in [h.name] + [p.id for p in sorted(table.pads(), key=lambda p: p.reader or 0) if p.hub == h.name]]
     spi_pads = [p.id for p in table.pads() if p.on_spi]
-    expected = hub_lines + spi_pads + [b.id for b in table.buttons()] + [s.id for s in table.screens()]
+    buses = sorted({p.bus for p in table.pads() if p.on_spi and sum(q.bus == p.bus for q in table.pads()) > 1})
+    expected = (hub_lines + spi_pads + [b.id for b in table.buttons()] + [s.id for s in table.screens()]
+                + [f"SPI{bus}" for bus in buses])  # each shared bus checked for a reader driving MISO
     assert [line.split()[2].rstrip(":") for line in lines[:-1]] == expected
     assert all(line.startswith("ok") for line in lines[:-1])
     assert lines[-1] == cli.HW_ALL_FOUND.format(count=len(expected))

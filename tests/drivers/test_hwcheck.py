@@ -145,3 +145,24 @@ def test_without_reader_names_the_hub_line_names_the_readers_that_are_down(monke
         hub.close()
     assert [(r.name, r.ok) for r in results] == [("hub", False)]
     assert results[0].detail.endswith("; hub:3 down (version register read 0xFF)")
+
+
+def test_a_reader_board_that_keeps_driving_miso_is_named_with_the_fix(sim_rig: SimRig) -> None:
+    sim_rig.chip(0, 1, rst_pin=25).shares_miso = True
+    specs = [ReaderSpec("seat1.tap", bus=0, device=0), ReaderSpec("seat2.tap", bus=0, device=1),
+             ReaderSpec("seat3.tap", bus=1, device=0)]
+    results = probe_all(specs, backend="sim", rig=sim_rig)
+    lines = {r.name: r for r in results}
+    assert not lines["seat1.tap"].ok, "its answers are drowned by the board next to it: it looks missing"
+    assert lines["seat2.tap"].ok
+    bus = lines["SPI0"]
+    assert not bus.ok and bus.kind == "bus"
+    assert bus.detail.startswith("the reader on SPI0.1 keeps driving MISO when it is not selected: SPI0.0 read")
+    assert "74HC125" in bus.detail and "docs/WIRING.md" in bus.detail
+    assert "SPI1" not in lines, "a bus with one reader has nobody to fight"
+
+
+def test_readers_that_release_miso_pass_the_bus_check(sim_rig: SimRig) -> None:
+    specs = [ReaderSpec(f"pad{d}", bus=1, device=d) for d in range(3)]
+    bus = [r for r in probe_all(specs, backend="sim", rig=sim_rig) if r.kind == "bus"]
+    assert bus == [ProbeResult("SPI1", "bus", True, hwcheck.MISO_CLEAN.format(readers=3))]
