@@ -130,8 +130,17 @@ for arch in "${archs[@]}"; do
         sed 's/^/    /' "$root/tmp/touchline.log" | tail -n 30
     fi
     machine="$(in_root uname -m)"
-    python="$(in_root "$VENV/bin/python" -c 'import platform, PIL; print(platform.python_version(), "Pillow", PIL.__version__)')"
-    summary+=("$arch ($machine, Python $python): userland $built; install $(took "$install_start" "$installed"); $result")
+    # What the venv runs on: Debian's compiled modules, and the GPIO library (lgpio) under gpiozero and rpi-lgpio.
+    versions="$(in_root "$VENV/bin/python" -c '
+import importlib.metadata as m, platform
+names = ("pillow", "spidev", "smbus2", "cbor2", "lgpio", "rpi-lgpio", "pydantic-core")
+def version(name):
+    try:
+        return m.version(name)
+    except m.PackageNotFoundError:
+        return "missing"
+print("Python", platform.python_version() + ",", ", ".join(n + " " + version(n) for n in names))' 2>&1)"
+    summary+=("$arch ($machine; $versions): userland $built; install $(took "$install_start" "$installed"); $result")
     cleanup
 done
 
