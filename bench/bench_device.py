@@ -1,9 +1,10 @@
-"""The running simulated table: start to ready, memory with the page open, idle CPU, and tap-to-screen latency.
+"""The running simulated table: start to ready, memory with the page open, idle CPU, and tap to glass.
 
 Start, memory and idle CPU: ``touchline run --sim`` as a separate process on a free port (as ``make run`` does),
-driven through its web API the way the page does, its figures read from /proc.  Tap to screen: the same threaded
-simulated table in this process, timed from the card landing on the simulated reader to the seat's display holding
-the new frame (the page's polling would add its own delay).
+driven through its web API the way the page does, its figures read from /proc.  Tap to glass: the same threaded
+simulated table in this process, timed from the card landing on the simulated reader until the last byte of the
+seat's new frame has crossed the I2C bus: the simulated bus sleeps through each byte's time on the wire, at the
+Pi's default 100 kHz and at the 400 kHz the installer sets (the page's polling would add its own delay).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ import httpx
 READY_TARGET_S = 2.0
 RSS_TARGET_MB = 80.0
 IDLE_CPU_TARGET_PCT = 2.0
-TAP_TARGET_MS = 50.0
+GLASS_TARGET_MS = 30.0  # tap to glass at 400 kHz
+I2C_SPEEDS = (100_000, 400_000)
 IDLE_SECONDS = 5.0
 TAPS = 15
 ROOT = Path(__file__).resolve().parents[1]
@@ -128,12 +130,13 @@ class _FrameWatch:
             self.shown.set()
 
 
-def tap_latencies(db: Path) -> list[float]:
-    """Milliseconds from a card landing on seat 1's reader until seat 1's display holds the new frame, per tap.
+def tap_latencies(db: Path, i2c_hz: int) -> list[float]:
+    """Milliseconds from a card landing on seat 1's reader until seat 1's new frame is on the glass, per tap.
 
     In process, on the real threaded simulated table (``touchline run --sim`` without the page): the card is put on
     the simulated MFRC522 chip, the drivers' scanner thread finds it, the loop applies it, and the display is sent
-    the frame.  A tap whose answer reads exactly like the screen before changes no frame and is not counted.
+    the pages of the frame that changed over an I2C bus at ``i2c_hz``, in real time.  A tap whose answer reads
+    exactly like the screen before changes no frame and is not counted.
     """
     import asyncio
 
@@ -142,6 +145,9 @@ def tap_latencies(db: Path) -> list[float]:
     from web.actions import ClubSetup, NewGame
 
     table = build_table(default_sim_table(), sim=True, db_path=db)
+    for display in table.hardware.displays.values():  # they share one simulated I2C world
+        display.simulation.wire.speed_hz = i2c_hz
+        display.simulation.wire.sleep = time.sleep
     watch = _FrameWatch(table.hardware, "seat1.screen")
     loop = asyncio.new_event_loop()
     runner = threading.Thread(target=loop.run_forever, name="bench-table", daemon=True)
@@ -203,29 +209,33 @@ def measure() -> dict[str, Any]:
             idle = (cpu_seconds(process.pid) - cpu_before) / IDLE_SECONDS * 100
             rss = rss_mb(process.pid)
             stop.set()
-        taps = tap_latencies(Path(tmp) / "taps.db")
+        taps = {hz: tap_latencies(Path(tmp) / f"taps-{hz}.db", hz) for hz in I2C_SPEEDS}
     return {"ready_s": ready, "rss_mb": rss, "idle_cpu_pct": idle, "tap_ms": taps}
 
 
 def main() -> bool:
     """Print each figure next to its target; False when one is missed."""
     figures = measure()
-    taps = figures["tap_ms"]
-    tap_median = statistics.median(taps) if taps else float("inf")
-    rows = [
+    rows: list[tuple[str, float, float | None, str]] = [
         ("start to ready", figures["ready_s"], READY_TARGET_S, "s"),
         ("resident memory with the page open", figures["rss_mb"], RSS_TARGET_MB, "MB"),
         ("CPU while idle", figures["idle_cpu_pct"], IDLE_CPU_TARGET_PCT, "% of a core"),
-        (f"tap to new frame, median of {len(taps)} taps", tap_median,
-         TAP_TARGET_MS, "ms"),
     ]
-    ok = len(taps) >= TAPS  # the median is of at least TAPS taps that each changed the frame
-    if not ok:
-        print(f"   only {len(taps)} of the taps changed seat 1's frame; {TAPS} are needed for the median")
+    ok = True
+    for hz, taps in figures["tap_ms"].items():
+        if len(taps) < TAPS:  # the median is of at least TAPS taps that each changed the frame
+            print(f"   only {len(taps)} of the taps changed seat 1's frame at {hz // 1000} kHz; {TAPS} are needed")
+            ok = False
+        median = statistics.median(taps) if taps else float("inf")
+        worst = max(taps) if taps else float("inf")
+        target = GLASS_TARGET_MS if hz == 400_000 else None  # 100 kHz is the Pi's default: shown, not a target
+        rows.append((f"tap to glass at {hz // 1000} kHz I2C, median of {len(taps)}", median, target, "ms"))
+        rows.append((f"tap to glass at {hz // 1000} kHz I2C, slowest", worst, None, "ms"))
     for name, value, target, unit in rows:
-        met = value <= target
+        met = target is None or value <= target
         ok &= met
-        print(f"   {name:<42} {value:8.2f} {unit:<12} (target <= {target:g})  {'ok' if met else 'MISSED'}")
+        goal = f"(target <= {target:g})" if target is not None else ""
+        print(f"   {name:<48} {value:8.2f} {unit:<12} {goal:<18} {'ok' if met else 'MISSED'}")
     return ok
 
 

@@ -80,16 +80,18 @@ def test_panels_behind_a_multiplexer_each_get_their_own_frame(table: SimulatedI2
     seat3 = open_display("seat3", bus=1, address=0x3D, backend="sim", simulation=table)
     mux = table.bus(1).muxes[0x70]
     mux.selects.clear()
-    frames = {name: frame_with(name, box=i * 30) for i, name in enumerate(("one", "two", "three"))}
+    frames = {name: frame_with(name, box=i * 30) for i, name in enumerate(("one", "two", "three", "four"))}
     assert seat1.show(frames["one"])
     assert seat2.show(frames["two"])
-    assert seat1.show(frames["one"])
+    assert seat1.show(frames["four"])
     assert seat3.show(frames["three"])
-    assert same_pixels(left.image(), frames["one"])
+    assert same_pixels(left.image(), frames["four"])
     assert same_pixels(right.image(), frames["two"])
     assert same_pixels(direct.image(), frames["three"])
-    # The channel is selected before every frame, not once at start.
+    # The channel is selected before every frame that changes the panel, not once at start.
     assert mux.selects == [1 << 0, 1 << 5, 1 << 0]
+    assert seat1.show(frames["four"])
+    assert mux.selects == [1 << 0, 1 << 5, 1 << 0], "a frame the panel already shows sends nothing"
 
 
 def test_the_simulated_multiplexer_hides_panels_on_closed_channels(table: SimulatedI2C) -> None:
@@ -183,20 +185,21 @@ def test_screens_drawn_from_two_threads_never_land_on_each_others_panel(table: S
     right = table.add_panel(1, 0x3C, mux_address=0x70, mux_channel=1)
     seats = [open_display(f"seat{c}", bus=1, mux_address=0x70, mux_channel=c, backend="sim", simulation=table)
              for c in (0, 1)]
-    before = (left.frames, right.frames)
-    frames = [frame_with("left", box=0), frame_with("right", box=100)]
+    before = (left.wrote, right.wrote)
+    frames = [[frame_with("left", box=0), frame_with("left", box=40)], [frame_with("right", box=100),
+                                                                          frame_with("right", box=60)]]
 
     def draw(seat: int) -> None:
-        for _ in range(15):
-            seats[seat].show(frames[seat])
+        for n in range(15):
+            seats[seat].show(frames[seat][n % 2])
 
     workers = [threading.Thread(target=draw, args=(seat,)) for seat in (0, 1)]
     for worker in workers:
         worker.start()
     for worker in workers:
         worker.join()
-    assert (left.frames - before[0], right.frames - before[1]) == (15, 15)
-    assert same_pixels(left.image(), frames[0]) and same_pixels(right.image(), frames[1])
+    assert left.wrote > before[0] and right.wrote > before[1]
+    assert same_pixels(left.image(), frames[0][0]) and same_pixels(right.image(), frames[1][0])
 
 
 def test_retrying_an_unplugged_panel_does_not_pile_up_luma_devices(
@@ -329,6 +332,60 @@ def test_with_two_multiplexers_a_frame_lands_only_on_its_own_panel(table: Simula
     assert seat1.show(frames[0]) and seat5.show(frames[1])
     assert same_pixels(one.image(), frames[0])
     assert same_pixels(five.image(), frames[1])
-    assert seat1.show(frames[0])
+    again = frame_with("seat 1 again", box=50)
+    assert seat1.show(again)
+    assert same_pixels(one.image(), again)
     assert same_pixels(five.image(), frames[1])
     assert table.bus(1).muxes[0x71].mask == 0 and table.bus(1).muxes[0x70].mask == 1
+
+
+# --- wire time and page diffs -----------------------------------------------------------------------------------------
+
+
+def checkerboard(shift: int = 0) -> Image.Image:
+    """A frame whose every page differs from a blank panel and from the checkerboard shifted by one."""
+    image = Image.new("1", (128, 64), 0)
+    pixels = image.load()
+    assert pixels is not None
+    for y in range(64):
+        for x in range(128):
+            pixels[x, y] = (x + y + shift) % 2
+    return image
+
+
+@pytest.mark.parametrize("speed, low, high", [(100_000, 0.090, 0.110), (400_000, 0.022, 0.028)])
+def test_a_whole_new_frame_takes_its_time_on_the_wire(speed: int, low: float, high: float) -> None:
+    # 1,024 bytes of display RAM at 9 clocks a byte: 92 ms at 100 kHz, 23 ms at 400 kHz, plus addressing.
+    world = SimulatedI2C(speed_hz=speed)
+    display = open_display("seat1", bus=1, backend="sim", simulation=world)
+    before = world.wire.seconds
+    assert display.show(checkerboard())
+    assert low <= world.wire.seconds - before <= high
+
+
+def test_only_the_pages_that_changed_are_sent(table: SimulatedI2C) -> None:
+    panel = table.add_panel(1, 0x3C)
+    display = open_display("seat1", bus=1, backend="sim", simulation=table)
+    first = frame_with("Your turn", box=0)
+    assert display.show(first)
+    wrote = panel.wrote
+    second = first.copy()
+    ImageDraw.Draw(second).rectangle((0, 0, 127, 7), fill=0)
+    ImageDraw.Draw(second).text((2, -2), "Roll!", fill=1)  # only the top 8 rows change: page 0
+    assert display.show(second)
+    assert 0 < panel.wrote - wrote <= 128, "at most one page of 128 bytes, not the whole 1,024-byte frame"
+    assert same_pixels(panel.image(), second)
+    wrote = panel.wrote
+    assert display.show(second)
+    assert panel.wrote == wrote, "an unchanged frame sends nothing"
+
+
+@pytest.mark.parametrize("kind, rotate", [("ssd1306", 0), ("sh1106", 0), ("ssd1306", 2), ("sh1106", 2)])
+def test_frames_sent_page_by_page_light_exactly_their_pixels(table: SimulatedI2C, kind: str, rotate: int) -> None:
+    panel = table.add_panel(1, 0x3C, kind=kind)
+    display = open_display("seat1", kind=kind, bus=1, rotate=rotate, backend="sim", simulation=table)  # type: ignore[arg-type]
+    for frame in (frame_with("a", box=0), frame_with("a", box=70), checkerboard(), checkerboard(1),
+                  frame_with("bottom line only", box=70), Image.new("1", (128, 64), 0)):
+        assert display.show(frame)
+        assert same_pixels(display.frame(), frame), f"{kind}, rotated {rotate}"
+    assert panel.frames < 6, "fewer bytes than six whole frames went to the panel"
