@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from device.errors import DeviceError, ExportError, GameNotFound, StoreError, TableFileError
 from device.table_file import SIM_TABLE, TableConfig, load_table
+from drivers.errors import HardwareBusy
 
 log = logging.getLogger("touchline")
 
@@ -106,6 +109,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     hw = sub.add_parser("hw-check", help="look for every reader, button, screen and hub of the table file")
     table_options(hw, sim_help=f"check against the simulation (as does {BACKEND_ENV}=sim)")
+    hw.add_argument("--cross-reads", action="store_true",
+                    help="then ask for a card on each pad in turn and say whether any other pad sees it too")
+
+    bench = sub.add_parser("bench-test", help="walk through the checks of a newly wired table, one at a time, "
+                                              "and write a report")
+    table_options(bench, sim_help="run the checks on the simulated table, a simulated hand doing each step")
+    bench.add_argument("--report", type=Path,
+                       help="where to write the report (default: touchline-bench-test-<date>-<time>.txt here)")
 
     export = sub.add_parser("export", help="export a game's log and final scoring")
     export.add_argument("game", help="the game's number (see `touchline games`), or 'last'")
@@ -235,15 +246,49 @@ def cmd_hw_check(args: argparse.Namespace) -> int:
 
     from gpiozero.exc import PinFactoryFallback
 
-    with warnings.catch_warnings():
+    from drivers.claim import claim_hardware
+
+    sim = is_sim(args, config)
+    # The running table holds the lines and buses: probing beside it would report them missing and unsettle it.
+    with (contextlib.nullcontext() if sim else claim_hardware()), warnings.catch_warnings():
         # gpiozero warns once per pin library it cannot load; the button lines already say what is missing.
         warnings.simplefilter("ignore", PinFactoryFallback)
-        results = list(probe_all(hardware_specs(config), backend="sim" if is_sim(args, config) else None))
-    missing = sum(1 for r in results if not r.ok)
-    for result in results:
-        print(result.line())
-    print(HW_ALL_FOUND.format(count=len(results)) if not missing else HW_MISSING.format(missing=missing, count=len(results)))
+        results = list(probe_all(hardware_specs(config), backend="sim" if sim else None))
+        missing = sum(1 for r in results if not r.ok)
+        for result in results:
+            print(result.line())
+        print(HW_ALL_FOUND.format(count=len(results)) if not missing
+              else HW_MISSING.format(missing=missing, count=len(results)))
+        if args.cross_reads:
+            from device.bench_test import BenchTest
+
+            test = BenchTest(config, _table_hardware(config, sim), None, ask=input, say=print, simulated=sim)
+            test.run_steps([test.check_pads])
+            missing += sum(1 for check in test.checks if check.ok is False)
     return 0 if not missing else 1
+
+
+def cmd_bench_test(args: argparse.Namespace) -> int:
+    """Walk the owner through the checks of a newly wired table and write the report; non-zero when one failed."""
+    from device.bench_test import BenchTest, default_report
+
+    config = resolve_table(args.table, sim=args.sim)
+    sim = is_sim(args, config)
+    test = BenchTest(config, _table_hardware(config, sim), args.report or default_report(), ask=input, say=print,
+                     simulated=sim)
+    checks = test.run()
+    return 0 if all(check.ok is not False for check in checks) else 1
+
+
+def _table_hardware(config: TableConfig, sim: bool) -> Any:
+    """The table's drivers as the running table opens them: simulated and threaded, or real."""
+    if sim:
+        from device.sim import SimHardware
+
+        return SimHardware(config, threaded=True)
+    from device.hardware import TableHardware
+
+    return TableHardware(config, backend="real")
 
 
 def hardware_specs(config: TableConfig) -> list[Any]:
@@ -330,6 +375,20 @@ def _game_id(text: str, store: Any) -> int:
     return int(text)
 
 
+def _lgpio_directory() -> None:
+    """Give lgpio a directory it may write its notification pipes in (LG_WD), unless one is given.
+
+    lgpio makes them in the working directory and fails in one it cannot write, such as / or another user's
+    home when `sudo -u touchline touchline hw-check` is run from there. The service sets LG_WD itself.
+    """
+    if os.environ.get("LG_WD"):
+        return
+    for candidate in (os.environ.get("XDG_RUNTIME_DIR"), os.getcwd(), tempfile.gettempdir()):
+        if candidate and os.access(candidate, os.W_OK | os.X_OK):
+            os.environ["LG_WD"] = candidate
+            return
+
+
 def _late(command: str, what: str, module: str, name: str) -> Callable[..., Any] | None:
     """Import a part built elsewhere only when it is used, and say plainly when it is not there."""
     import importlib
@@ -346,6 +405,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "replay": cmd_replay,
     "enroll": cmd_enroll,
     "hw-check": cmd_hw_check,
+    "bench-test": cmd_bench_test,
     "export": cmd_export,
     "games": cmd_games,
     "pin": cmd_pin,
@@ -356,12 +416,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``touchline`` console script."""
     args = build_parser().parse_args(argv)
     setup_logging(args.log_level)
+    _lgpio_directory()
     try:
         return COMMANDS[args.command](args)
     except TableFileError as exc:
         print(str(exc), file=sys.stderr)
         return 2
     except (StoreError, GameNotFound, ExportError, DeviceError) as exc:
+        print(f"touchline {args.command}: {exc}", file=sys.stderr)
+        return 1
+    except HardwareBusy as exc:  # hw-check, enroll or bench-test beside a running table
         print(f"touchline {args.command}: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -172,6 +172,14 @@ class Reader:
         with self._guard():
             return self._r(R.VERSION)
 
+    def reset_line_high(self) -> bool:
+        """True while the reader's reset line is driven high (by this process)."""
+        with self._guard():
+            try:
+                return bool(self._gpio.input(self.rst_pin) == self._gpio.HIGH)
+            except RuntimeError:  # RPi.GPIO: the pin is not set up in this process
+                return False
+
     def register(self, address: int) -> int:
         """Read one register of the chip (what hw-check's bus checks use)."""
         with self._guard():
