@@ -148,8 +148,8 @@ def test_a_hub_that_does_not_come_back_after_a_replug_is_named(monkeypatch: pyte
 def test_the_command_line_runs_the_bench_test_and_writes_the_report(tmp_path: Path,
                                                                      capsys: pytest.CaptureFixture[str],
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bt, "RAIL_SECONDS", 0.1)
-    monkeypatch.setattr(bt, "SETTLE", 0.1)
+    for name, seconds in (("RAIL_SECONDS", 0.1), ("SETTLE", 0.1), ("CROSS_WAIT", 0.3)):
+        monkeypatch.setattr(bt, name, seconds)
     report = tmp_path / "bench.txt"
     assert cli.main(["bench-test", "--sim", "--report", str(report)]) == 0
     out = capsys.readouterr().out
@@ -157,7 +157,9 @@ def test_the_command_line_runs_the_bench_test_and_writes_the_report(tmp_path: Pa
     assert report.read_text().splitlines()[-1].startswith("21 of 22 checks passed, 0 failed, 1 skipped")
 
 
-def test_hw_check_cross_reads_walks_every_pad(capsys: pytest.CaptureFixture[str]) -> None:
+def test_hw_check_cross_reads_walks_every_pad(capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bt, "CROSS_WAIT", 0.3)
     assert cli.main(["hw-check", "--sim", "--cross-reads"]) == 0
     out = capsys.readouterr().out.splitlines()
     pads = [line for line in out if line.split()[:2] == ["ok", "pad"]]
