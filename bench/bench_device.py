@@ -123,8 +123,8 @@ class _FrameWatch:
         self._show = hardware.show
         hardware.show = self.show  # wrapped on this one object: the table draws through it as always
 
-    def show(self, screen_id: str, screen: Any) -> None:
-        self._show(screen_id, screen)
+    def show(self, screen_id: str, screen: Any, page: int = 0) -> None:
+        self._show(screen_id, screen, page)
         if screen_id == self.screen:
             self.at = time.perf_counter()
             self.shown.set()

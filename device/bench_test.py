@@ -124,13 +124,13 @@ class BenchTest:
 
     def run_steps(self, steps: list[Callable[[], None]]) -> list[Check]:
         """Open the table, run these checks in turn (writing the report, if any, as they go); return them."""
-        if self.report is not None:
-            self.report.parent.mkdir(parents=True, exist_ok=True)
-            self.report.write_text(f"Touchline bench test of {self.config.name}, {time.strftime('%Y-%m-%d %H:%M')}\n",
-                                   encoding="utf-8")
-            self._say(INTRO.format(table=self.config.name, count=len(steps), report=self.report))
-        self.hardware.start(self._readings.put)
+        self.hardware.start(self._readings.put)  # first: beside a running table nothing is written
         try:
+            if self.report is not None:
+                self.report.parent.mkdir(parents=True, exist_ok=True)
+                self.report.write_text(f"Touchline bench test of {self.config.name}, "
+                                       f"{time.strftime('%Y-%m-%d %H:%M')}\n", encoding="utf-8")
+                self._say(INTRO.format(table=self.config.name, count=len(steps), report=self.report))
             for step in steps:
                 step()
         finally:

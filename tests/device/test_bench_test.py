@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -183,11 +184,13 @@ def test_beside_a_running_table_the_tools_refuse_with_a_sentence(command: list[s
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         table = str(TABLES_DIR / "four-seats-spi.toml")
+        env = {**os.environ, "TOUCHLINE_DB": str(tmp_path / "t.db"), "PYTHONPATH": str(root)}
         done = subprocess.run([sys.executable, "-m", "device.cli", *command, "--table", table],
-                              cwd=root, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
-                              env={**__import__("os").environ, "TOUCHLINE_DB": str(tmp_path / "t.db")})
+                              cwd=tmp_path, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+                              env=env)
         assert done.returncode == 1
         assert done.stderr.strip().endswith(BUSY.format(holder=f"process {holder.pid}")), done.stderr
         assert "Traceback" not in done.stderr
+        assert list(tmp_path.glob("touchline-bench-test-*")) == [], "no report begun for a check that never ran"
     finally:
         holder.communicate("", timeout=10)
