@@ -4,6 +4,10 @@
     state = engine.initial_state(profile)
     step = engine.apply(profile, state, {"type": "club", "seat": 1, "name": "Middleham"})
     step.state, step.announcements
+    engine.why_not(profile, step.state, {"type": "pass", "seat": 1})   # the sentence, or None when accepted
+
+A game is a pack (``eleven``) plus the rule modules chosen for it (`modules`); its first event may name them
+(``{"type": "game", "modules": [...], "options": {...}}``).  How to write a module: engine/RULES.md.
 """
 
 from __future__ import annotations
@@ -11,9 +15,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+import engine.modules  # noqa: F401  (the shipped modules register themselves)
+import engine.rules  # noqa: F401  (the base game registers itself as the pack "eleven")
+from engine import host
 from engine.cards import Profile
 from engine.events import EVENT_TYPES
-from engine.rules import Step, apply, replay
+from engine.legal import legal_events as _legal_events
+from engine.loader import load_profile as _load
+from engine.reducer import GAME_DOC, GAME_EVENT, Step, apply, replay, why_not
 from engine.state import State
 from engine.views import final_scores, view
 
@@ -23,25 +32,26 @@ __all__ = [
     "State",
     "Step",
     "apply",
+    "event_types",
     "final_scores",
     "initial_state",
     "legal_events",
     "load_profile",
+    "modules",
     "replay",
     "undo",
     "view",
+    "why_not",
 ]
 
 
 def load_profile(folder: str | Path | None = None) -> Profile:
     """The shipped demo deck and board profile (None), or an owner's transcription in a folder."""
-    from engine.loader import load_profile as _load
-
     return _load(folder)
 
 
 def initial_state(profile: Profile) -> State:
-    """The state before setup: no clubs yet."""
+    """The state before setup: no clubs yet (the base game until a ``game`` event names modules)."""
     return State()
 
 
@@ -53,6 +63,26 @@ def undo(profile: Profile, events: Iterable[Mapping[str, Any]]) -> State:
 
 def legal_events(profile: Profile, state: State) -> list[dict[str, Any]]:
     """A sample of events the rules accept now (for tests, demos and the page's hints); not exhaustive."""
-    from engine.legal import legal_events as _legal
+    return _legal_events(profile, state)
 
-    return _legal(profile, state)
+
+def event_types(state: State | None = None) -> dict[str, str]:
+    """Every event a game takes, with its fields in words: the ``game`` event, the pack's and its modules' events.
+
+    Without a state: every event of the base game and of every registered module (what a form may send at all).
+    """
+    rules = host.rules_for((state or State()).game)
+    out = {GAME_EVENT: GAME_DOC, **{name: spec.doc for name, spec in rules.events.items()}}
+    if state is None:
+        for m in host.modules():
+            out.update({name: spec.doc for name, spec in m.events.items()})
+    return out
+
+
+def modules() -> list[dict[str, Any]]:
+    """The rule modules a game may choose: name, title, what it is, its options and the data files it reads."""
+    return [
+        {"name": m.name, "title": m.title, "doc": m.doc, "options": {k: o.doc for k, o in m.options.items()},
+         "data": [d.name for d in m.data], "requires": list(m.requires), "excludes": list(m.excludes)}
+        for m in host.modules()
+    ]

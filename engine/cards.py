@@ -704,6 +704,8 @@ class Profile:
     source: Path
     sample: bool
     description: str = ""
+    #: each registered module's data read from the deck folder: module name -> file name -> the module's data
+    module_data: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
 
     def cards_of(self, kind: str) -> list[AnyCard]:
         """Every card of a kind, in file order (an unknown kind raises KeyError)."""

@@ -68,6 +68,17 @@ except ImportError:  # pragma: no cover - only while the loader is being written
 # ---------------------------------------------------------------------------------------------------------------
 # Message templates (str.format fields in braces).
 
+GAME_FIRST: Final = "The game's pack, modules and options are named by its first event; this game has begun already."
+UNKNOWN_PACK: Final = 'There is no game "{pack}". Known: {known}.'
+UNKNOWN_MODULE: Final = 'There is no module "{module}". Modules: {known}.'
+MODULE_TWICE: Final = 'The module "{module}" is named twice.'
+MODULE_NEEDS: Final = "The {title} module needs the {other} module: choose both."
+MODULE_EXCLUDES: Final = "The {title} module cannot be played with the {other} module: choose one."
+MODULE_DATA_MISSING: Final = (
+    "The deck {profile} has no {file}, which the {title} module needs: add it to the deck folder (see engine/DATA.md)."
+)
+UNKNOWN_OPTION: Final = 'This game has no option "{option}". Options: {known}.'
+BAD_OPTION: Final = 'The option "{option}" is wrong: {why}.'
 BAD_EVENT_TYPE: Final = 'There is no event "{type}". Known events: {known}.'
 MISSING_FIELD: Final = 'The "{type}" event needs the field "{field}" ({doc}).'
 BAD_FIELD: Final = 'The "{type}" event has a bad "{field}": {why}.'
@@ -107,6 +118,9 @@ SETUP_SAME_JERSEY: Final = (
     "{veteran} and {youngster} both wear number {jersey}: discard the Youngster and draw another one."
 )
 SETUP_OPPONENT_COUNT: Final = "Seat {seat} was dealt {count} Opponent cards but the other clubs have {others}: every club plays the same number of weeks."
+SETUP_OPPONENT_WEEKS: Final = (
+    "Seat {seat} was dealt {count} Opponent cards, but this game of {weeks} weeks deals {needed} to each club."
+)
 SETUP_OPPONENT_EMBLEM: Final = "Seat {seat}'s Opponent cards must all have different emblems; {team} appears twice."
 SETUP_INCOMPLETE: Final = "The game cannot start yet: {missing}."
 NOT_WAITING_ROLL: Final = "No roll is expected from {who} now."

@@ -6,13 +6,16 @@ not every possible event (a lineup is proposed by `auto_lineup`, not in all its 
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from engine import host
 from engine.cards import STATS, STYLES, ZONES, Profile
 from engine.errors import EngineError
-from engine.rules import apply
-from engine.rules.common import owner_of
-from engine.state import Club, State
+from engine.reducer import apply
+from engine.rules.context import owner_of
+from engine.state import Club, Game, State
+from engine.views import may_use
 
 
 def _free(profile: Profile, state: State, kind: str) -> list[str]:
@@ -173,6 +176,7 @@ def candidates(profile: Profile, state: State) -> list[dict[str, Any]]:
         if isinstance(seat, int) and what != "action" and seat not in offered_to:
             offered_to.add(seat)
             out.extend(_offers(profile, state, seat))
+        out.extend(host.rules_for(state.game).candidates(profile, state, need))  # type: ignore[attr-defined]
     _ = board
     return out
 
@@ -200,8 +204,6 @@ def _actions(profile: Profile, state: State, seat: int) -> list[dict[str, Any]]:
 
 def _offers(profile: Profile, state: State, seat: int) -> list[dict[str, Any]]:
     """A ``use_card`` for each optional ability the club may use now (a choice aimed at its first footballer)."""
-    from engine.views import may_use
-
     club = state.club(seat)
     pick = [club.players[0].id] if club is not None and club.players else []
     return [{"type": "use_card", "seat": seat, "card": m["card"], "targets": pick} for m in may_use(profile, state, seat)]
@@ -212,16 +214,31 @@ def legal_events(profile: Profile, state: State) -> list[dict[str, Any]]:
     ok = []
     for ev in candidates(profile, state):
         try:
-            apply(profile, state, ev)
+            apply(profile, state, ev, quiet=True)
         except EngineError:
             continue
         ok.append(ev)
     return ok
 
 
-def setup_events(profile: Profile, seats: Sequence[int], picks: Sequence[int] = ()) -> list[dict[str, Any]]:
-    """A complete setup for the given seats; ``picks`` (indexes, e.g. from a test's shuffled deck) vary the cards."""
+def setup_events(profile: Profile, seats: Sequence[int], picks: Sequence[int] = (),
+                 game: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """A complete setup for the given seats; ``picks`` (indexes, e.g. from a test's shuffled deck) vary the cards.
+
+    With ``game`` (a ``game`` event) the setup begins with it, and each club is dealt the Opponent cards that game
+    needs (its ``weeks``, as its modules count them); without, it is the base game of the deck's length.
+    """
     pick = list(picks)
+    weeks = profile.board.setup.opponents_per_club
+    if game is not None:
+        options = dict(game.get("options") or {})
+        weeks = int(options.get("weeks", weeks))
+        try:
+            rules = host.rules_for(Game(str(game.get("pack", "eleven")), tuple(game.get("modules") or ())))
+        except KeyError:
+            pass  # a pack or module the engine does not have: the game event itself is refused with a sentence
+        else:
+            weeks = rules.opponents_needed(State(), weeks, weeks)  # type: ignore[attr-defined]
 
     def choose(pool: list[Any]) -> Any:
         i = pick.pop(0) % len(pool) if pick else 0
@@ -233,8 +250,7 @@ def setup_events(profile: Profile, seats: Sequence[int], picks: Sequence[int] = 
     objectives = list(profile.cards_of("objective"))
     tactics = list(profile.cards_of("tactic"))
     opponents = list(profile.cards_of("opponent"))
-    weeks = profile.board.setup.opponents_per_club
-    events: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = [dict(game)] if game is not None else []
     for seat in seats:
         events.append({"type": "club", "seat": seat, "name": f"Club {seat}"})
     for seat in seats:

@@ -13,6 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final, NoReturn
 
+from engine import host
 from engine.cards import (
     CARD_CLASSES,
     CARD_KINDS,
@@ -95,6 +96,9 @@ MANDATORY_COST: Final = (
 
 class DataError(ValueError):
     """A deck or board file is missing or wrong; the message names the file, the card and the field."""
+
+
+# A module's data file reader gets its parsed file as `Fields` (see `engine.host.DataFile`).
 
 
 _REQUIRED: Final = object()
@@ -212,6 +216,10 @@ class _Fields:
                 self.fail(key, UNKNOWN_FIELD.format(known=", ".join(sorted(allowed)) or "(none)"))
 
 
+#: Typed reads from a data file's table whose errors name the file, the card and the field (for modules' readers).
+Fields = _Fields
+
+
 def _show(value: Any) -> str:
     if isinstance(value, str):
         return f'"{value}"'
@@ -264,8 +272,9 @@ def _param(fields: _Fields, name: str, param: Param, refs: _Refs) -> Scalar | No
 
 
 def _condition(fields: _Fields, refs: _Refs) -> Condition:
-    test = fields.str("test", choices=CONDITION_TESTS)
-    args = _params(fields, CONDITION_TESTS[test], refs, "test")
+    tests = {**CONDITION_TESTS, **host.vocabulary()[1]}
+    test = fields.str("test", choices=tests)
+    args = _params(fields, tests[test], refs, "test")
     params = dict(args)
     if test == "roll" and "at_least" not in params and "at_most" not in params:
         fields.fail("at_least", MISSING_FIELD.format(expected="at_least or at_most (the result that passes)"))
@@ -288,9 +297,10 @@ _TARGET_NEEDS: Final = {("jersey", "jersey"), ("section", "section")}
 
 
 def _effect(fields: _Fields, refs: _Refs) -> Effect:
-    op = fields.str("op", choices=EFFECT_OPS)
+    ops = {**EFFECT_OPS, **host.vocabulary()[0]}
+    op = fields.str("op", choices=ops)
     when = _conditions(fields, "when", refs)
-    args = _params(fields, EFFECT_OPS[op], refs, "op")
+    args = _params(fields, ops[op], refs, "op")
     params = dict(args)
     for target, needed in _TARGET_NEEDS:
         if params.get("target") == target and needed not in params:
@@ -752,6 +762,12 @@ def _locate(folder: Path) -> tuple[dict[str, Path], dict[str, Any]]:
             paths[file] = DEMO_FOLDER / file
         else:
             raise DataError(MISSING_FILE.format(file=file, folder=folder))
+    for file in module_files():  # a module's file is optional: without it the module cannot be chosen
+        candidate = folder / file
+        if candidate.is_file():
+            paths[file] = candidate
+        elif inherit == "demo" and folder != DEMO_FOLDER and (DEMO_FOLDER / file).is_file():
+            paths[file] = DEMO_FOLDER / file
     return paths, meta
 
 
@@ -782,14 +798,31 @@ def build_profile(documents: Mapping[str, Any], source: Path, *, inherited_sampl
             cards[card.id] = card
             files[card.id] = file
     _check(cards, files, board, refs)
+    frozen = MappingProxyType(cards)
     return Profile(
         name=name,
-        cards=MappingProxyType(cards),
+        cards=frozen,
         board=board,
         source=source,
         sample=sample or inherited_sample,
         description=description,
+        module_data=_module_data(documents, frozen),
     )
+
+
+def module_files() -> tuple[str, ...]:
+    """The data files the registered modules read from a deck folder (each is optional for the deck)."""
+    return tuple(data.name for m in host.modules() for data in m.data)
+
+
+def _module_data(documents: Mapping[str, Any], cards: Mapping[str, AnyCard]) -> Mapping[str, Mapping[str, Any]]:
+    """Each registered module's files found in the deck, read and validated by the module (file, card, field named)."""
+    out: dict[str, Mapping[str, Any]] = {}
+    for m in host.modules():
+        read = {data.name: data.read(_Fields(data.name, documents[data.name]), cards) for data in m.data if data.name in documents}
+        if read:
+            out[m.name] = MappingProxyType(read)
+    return MappingProxyType(out)
 
 
 def _build(folder: Path, paths: dict[str, Path], meta_doc: dict[str, Any]) -> Profile:
@@ -802,7 +835,7 @@ def _demo_is_sample() -> bool:
     return bool(_parse(DEMO_FOLDER / PROFILE_FILE, PROFILE_FILE).get("sample", False))
 
 
-_cache: dict[Path, tuple[tuple[tuple[str, int, int], ...], Profile]] = {}
+_cache: dict[tuple[Path, int], tuple[tuple[tuple[str, int, int], ...], Profile]] = {}
 
 
 def _signature(paths: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
@@ -821,7 +854,8 @@ def clear_cache() -> None:
 def load_profile(folder: str | Path | None = None) -> Profile:
     """Load a deck and board profile: the shipped demo when `folder` is None, else an owner's folder."""
     where = DEMO_FOLDER if folder is None else Path(folder).expanduser().resolve()
-    cached = _cache.get(where)
+    key = (where, host.generation())  # registering a module may add data files to read
+    cached = _cache.get(key)
     if cached is not None:
         try:
             if _signature(Path(p) for p, _, _ in cached[0]) == cached[0]:
@@ -831,5 +865,5 @@ def load_profile(folder: str | Path | None = None) -> Profile:
     paths, meta = _locate(where)
     profile = _build(where, paths, meta)
     # The folder's own mtime changes when a file is added or removed, so an inherited file being replaced is seen.
-    _cache[where] = (_signature([where, *paths.values()]), profile)
+    _cache[key] = (_signature([where, *paths.values()]), profile)
     return profile

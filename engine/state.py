@@ -1,14 +1,16 @@
-"""The tracked state of a game of Eleven: immutable, small, JSON-safe.
+"""The tracked state of a game: immutable, small, JSON-safe.
 
-Everything is named tuples of plain values so that copying a state is cheap (`evolve` shares every
-untouched part) and equal states compare equal.  Resources and Stats are 4-tuples in the order of
-`engine.cards.STATS` (budget, fanbase, operation, fitness).
+Everything is named tuples of plain values so that copying a state is cheap (`evolve` shares every untouched part)
+and equal states compare equal.  Resources and Stats are 4-tuples in the order of `engine.cards.STATS` (budget,
+fanbase, operation, fitness).  A game names its pack, modules and options (`Game`); each module keeps its own slice
+of the state in ``State.modules``.
 """
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple, TypeVar
 
+from engine import host
 from engine.cards import STATS
 
 Quad = tuple[int, int, int, int]
@@ -16,19 +18,30 @@ ZERO: Quad = (0, 0, 0, 0)
 RES_INDEX = {name: i for i, name in enumerate(STATS)}
 
 T = TypeVar("T")
+_FIELDS: dict[type, dict[str, int]] = {}
 
 
 def evolve(obj: T, **changes: Any) -> T:
     """A copy of a state object with some fields changed (unknown field names raise ValueError).
 
     State objects are named tuples rather than dataclasses because folding a long event log makes many small
-    copies, and ``_replace`` is several times faster than ``dataclasses.replace``.
+    copies; replacing fields in a list of the values is several times faster than ``_replace`` or
+    ``dataclasses.replace``.
     """
-    return obj._replace(**changes)  # type: ignore[attr-defined,no-any-return]
+    cls = type(obj)
+    index = _FIELDS.get(cls)
+    if index is None:
+        index = _FIELDS[cls] = {name: i for i, name in enumerate(cls._fields)}  # type: ignore[attr-defined]
+    values = list(obj)  # type: ignore[call-overload]
+    try:
+        for name, value in changes.items():
+            values[index[name]] = value
+    except KeyError as err:
+        raise ValueError(f"{cls.__name__} has no field {err.args[0]!r}") from None
+    return tuple.__new__(cls, values)  # type: ignore[no-any-return,type-var]
 
 
-#: Stages in the order a week runs through them.
-DAYS = ("monday", "tuesday", "wednesday", "thursday", "matchday")
+#: The stages of the base game in words (a game's modules add theirs: `stage_name`).
 STAGE_NAMES = {
     "setup": "the setup",
     "monday": "Monday",
@@ -41,6 +54,21 @@ STAGE_NAMES = {
     "final_scoring": "the Final scoring",
     "over": "the end of the game",
 }
+
+
+class Game(NamedTuple):
+    """What a game is: its pack, the modules chosen (in the order given) and its options (name, value), sorted."""
+
+    pack: str = "eleven"
+    modules: tuple[str, ...] = ()
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def option(self, name: str, default: Any = None) -> Any:
+        """An option's value (the default when the game did not set it)."""
+        for key, value in self.options:
+            if key == name:
+                return value
+        return default
 
 
 class Held(NamedTuple):
@@ -169,11 +197,15 @@ class Pending(NamedTuple):
     value: int = 0  # the result being kept or rerolled
     team: str = ""  # the Opponent team of an Opponent die
     count: int = 0  # € missing (suspensions) or weeks (injury)
-    ref: str = ""  # the Stat of a Club potential roll
+    ref: str = ""  # the Stat of a Club potential roll; the card of an Objective; the effect of an effect's roll
+    info: tuple[tuple[str, Any], ...] = ()  # a module's public words for its need, shown in `State.awaiting`
 
     def as_awaiting(self) -> dict[str, Any]:
         """The public form used in `State.awaiting`."""
         out: dict[str, Any] = {"seat": self.seat, "need": self.need}
+        if self.info:
+            out.update(self.info)
+            return out
         if self.need in ("roll", "keep_or_reroll"):
             out.update(die=self.die, purpose=self.purpose, rerollable=self.rerollable)
             if self.need == "keep_or_reroll":
@@ -190,6 +222,8 @@ class Pending(NamedTuple):
                     out["table"] = source[1:].split(":")[0]
         elif self.need == "abilities":
             out["timing"] = self.purpose
+        elif self.need == "objective_result":
+            out["card"] = self.ref or None
         else:
             out["count"] = self.count
         return out
@@ -208,6 +242,8 @@ class State(NamedTuple):
     pending: tuple[Pending, ...] = ()
     events: int = 0  # events applied so far
     discarded: tuple[str, ...] = ()  # footballer cards sold: on the discard pile, never hired again
+    game: Game = Game()  # the pack, modules and options the game's first event named
+    modules: tuple[tuple[str, Any], ...] = ()  # each chosen module's slice of the state, by module name
 
     def club(self, seat: int) -> Club | None:
         """The club at a seat, or None."""
@@ -223,12 +259,24 @@ class State(NamedTuple):
                 return t
         return None
 
+    def slice(self, name: str) -> Any:
+        """A module's slice of the state (None when the module is not in this game)."""
+        for key, value in self.modules:
+            if key == name:
+                return value
+        return None
+
     @property
     def awaiting(self) -> tuple[dict[str, Any], ...]:
-        """What the engine waits for now (see the contract); derived from the state alone."""
-        from engine.views import awaiting  # views knows the stage flow; imported here to keep state plain
-
-        return awaiting(self)
+        """What the engine waits for now, most urgent first: the pending rolls and choices, then the needs of the
+        stage (a Board meeting card, a turn's action, a lineup...) and of the modules (see engine/RULES.md)."""
+        rules = host.rules_for(self.game)
+        out = [p.as_awaiting() for p in self.pending]
+        phase = rules.phases.get(self.stage)
+        if phase is not None and phase.awaiting is not None:
+            out.extend(phase.awaiting(self))
+        out.extend(rules.awaiting(self))  # type: ignore[attr-defined]
+        return tuple(out)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict (lists and plain values only)."""
@@ -236,7 +284,13 @@ class State(NamedTuple):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> State:
-        """Rebuild a state from `to_dict`'s output."""
+        """Rebuild a state from `to_dict`'s output (a module's slice by the module's own ``decode``)."""
+        game = Game(**{**data.get("game", {}), "modules": tuple(data.get("game", {}).get("modules", ())),
+                       "options": tuple((k, v) for k, v in data.get("game", {}).get("options", ()))})
+        slices = []
+        for name, value in data.get("modules", ()):
+            found = host.module(name)
+            slices.append((name, found.state.decode(value) if found is not None and found.state else value))
         return State(
             stage=data["stage"],
             week=data["week"],
@@ -245,10 +299,16 @@ class State(NamedTuple):
             turn=data["turn"],
             clubs=tuple(_club(c) for c in data["clubs"]),
             teams=tuple(Team(**t) for t in data["teams"]),
-            pending=tuple(Pending(**p) for p in data["pending"]),
+            pending=tuple(_pending(p) for p in data["pending"]),
             events=data["events"],
             discarded=tuple(data.get("discarded", ())),
+            game=game,
+            modules=tuple(slices),
         )
+
+
+def _pending(d: dict[str, Any]) -> Pending:
+    return Pending(**{**d, "info": tuple((k, v) for k, v in d.get("info", ()))})
 
 
 def _encode(value: Any) -> Any:

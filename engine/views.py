@@ -1,84 +1,20 @@
-"""Read-only views of a state: what is awaited, the League table, the final score breakdown, and `view` for pages."""
+"""Read-only views of a state for a viewer: everything tracked, JSON-safe, with each club's secrets hidden from
+those who may not see them, and the limits the rules work out for the page (what may be used, fielded, placed)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Final
 
+from engine import host
 from engine.cards import STATS, Profile
-from engine.state import STAGE_NAMES, Club, State
+from engine.rules.abilities import offered
+from engine.rules.final_scoring import final_scores
+from engine.rules.league import league_positions
+from engine.rules.matchday import unseen_marker_sides
+from engine.state import Club, State
+from engine.tx import Tx
 
-
-def awaiting(state: State) -> tuple[dict[str, Any], ...]:
-    """What the engine waits for now, most urgent first (see `State.awaiting`)."""
-    out: list[dict[str, Any]] = [p.as_awaiting() for p in state.pending]
-    busy = {p.seat for p in state.pending}
-    stage = state.stage
-    if stage == "setup":
-        if not state.clubs:
-            return ({"seat": None, "need": "club"},)
-        from engine.rules.setup import missing
-
-        gaps = missing(state, None)
-        for seat, words, kinds in gaps:
-            out.append({"seat": seat, "need": "card", "kinds": kinds, "what": words})
-        if not gaps:
-            out.append({"seat": None, "need": "first_player"})
-    elif stage == "monday":
-        for c in state.clubs:
-            if c.board_card is None:
-                out.append({"seat": c.seat, "need": "card", "kinds": ["board_meeting"]})
-    elif stage in ("tuesday", "wednesday", "thursday"):
-        if state.turn not in busy:
-            club = state.club(state.turn)
-            out.append({"seat": state.turn, "need": "action", "day": stage, "free_only": bool(club and club.acted)})
-    elif stage == "matchday":
-        for c in state.clubs:
-            if c.seat in busy:
-                continue
-            if c.lineup is None:
-                out.append({"seat": c.seat, "need": "lineup"})
-            elif c.result is None:
-                out.append({"seat": c.seat, "need": "kickoff"})
-    elif stage == "final_scoring" and not any(p.need == "abilities" for p in state.pending):
-        for c in state.clubs:
-            if c.objective_result is None:
-                out.append({"seat": c.seat, "need": "objective_result", "card": c.objective})
-    return tuple(out)
-
-
-def league_positions(state: State) -> dict[str, int]:
-    """Position of every club ("seat:N") and Opponent team ("team:ID"); equal points share a position."""
-    entries = [(f"seat:{c.seat}", c.points) for c in state.clubs] + [(f"team:{t.id}", t.points) for t in state.teams]
-    return {key: 1 + sum(1 for _, p in entries if p > pts) for key, pts in entries}
-
-
-def final_scores(profile: Profile, state: State) -> list[dict[str, Any]]:
-    """Each club's score breakdown (League, VP tokens, Staff sets, Infrastructure, Objective, Office, Budget), ranked."""
-    board = profile.board
-    positions = league_positions(state)
-    rows = []
-    for club in state.clubs:
-        position = positions[f"seat:{club.seat}"]
-        sets = Counter(profile.cards[h.id].set for h in club.staff)  # type: ignore[union-attr]
-        objective = {"perfect": board.objective_vp + board.objective_perfect_vp, "fulfilled": board.objective_vp}.get(club.objective_result or "", 0)
-        parts = {
-            "league": board.position_vp(position),
-            "vp_tokens": club.vp_tokens + sum(1 for h in club.players if h.vp > 0),
-            "staff_sets": sum(board.set_vp(colour, n) for colour, n in sets.items()),
-            "infrastructure": sum(board.infrastructure_kind(k).vp for k in club.infrastructure),
-            "objective": objective,
-            "office": board.office_vp(club.office),
-            "budget": club.res[0] // board.budget_per_vp,
-        }
-        rows.append({"seat": club.seat, "name": club.name, "position": position, **parts, "total": sum(parts.values())})
-    # ties go to the higher League position, then are shared
-    for row in rows:
-        row["rank"] = 1 + sum(
-            1 for o in rows if (o["total"], -o["position"]) > (row["total"], -row["position"])
-        )
-        row["winner"] = row["rank"] == 1
-    return sorted(rows, key=lambda r: (r["rank"], r["seat"]))
+__all__ = ["EVERYTHING", "SECRETS", "TABLE", "final_scores", "league_positions", "may_use", "view"]
 
 
 #: `view`'s viewer showing everything, secrets included (the default: the owner's page, tests, exports).
@@ -93,13 +29,10 @@ UNKNOWN_VIEWER: Final = 'A view is for "all", "table" or a seat number, not {vie
 
 def may_use(profile: Profile, state: State, seat: int) -> list[dict[str, Any]]:
     """The optional abilities a club may use now with ``use_card`` (outside its Tuesday–Thursday actions)."""
-    from engine.rules.actions import offered
-    from engine.rules.common import Tx
-
     club = state.club(seat)
     if club is None:
         return []
-    tx = Tx(profile, state, {})
+    tx = Tx(profile, host.rules_for(state.game), state, {}, quiet=True)
     return [
         {"card": card_id, "name": tx.name(card_id) if card_id in profile.cards else profile.board.infrastructure_kind(card_id).name,
          "timing": ability.timing, "cost": dict(ability.cost), "text": ability.text}
@@ -111,7 +44,7 @@ def _with_offers(profile: Profile, state: State) -> list[dict[str, Any]]:
     """`awaiting`, each need of a seat carrying the abilities the club may use now (``may_use``) when it has any."""
     out = []
     offers: dict[int, list[dict[str, Any]]] = {}
-    for need in awaiting(state):
+    for need in state.awaiting:
         seat = need.get("seat")
         if isinstance(seat, int):
             if seat not in offers:
@@ -146,8 +79,6 @@ def _infrastructure_view(profile: Profile, club: Club) -> list[dict[str, Any]]:
 
 
 def _club_view(profile: Profile, state: State, club: Club, viewer: int | str = EVERYTHING) -> dict[str, Any]:
-    from engine.rules.match import unseen_marker_sides
-
     cards = profile.cards
     board = profile.board
     players = []
@@ -210,22 +141,26 @@ def view(profile: Profile, state: State, viewer: int | str = EVERYTHING) -> dict
     """
     if viewer not in (EVERYTHING, TABLE) and (not isinstance(viewer, int) or isinstance(viewer, bool)):
         raise ValueError(UNKNOWN_VIEWER.format(viewer=viewer))
+    rules = host.rules_for(state.game)
+    board = rules.board(profile, state, None, profile.board)  # type: ignore[attr-defined]
     positions = league_positions(state)
     table = [
         {"kind": "club", "seat": c.seat, "name": c.name, "points": c.points, "position": positions[f"seat:{c.seat}"],
-         "vp": profile.board.position_vp(positions[f"seat:{c.seat}"]), "inactive": False}
+         "vp": board.position_vp(positions[f"seat:{c.seat}"]), "inactive": False}
         for c in state.clubs
     ] + [
-        {"kind": "opponent", "team": t.id, "name": profile.board.team(t.id).name, "points": t.points,
-         "position": positions[f"team:{t.id}"], "vp": profile.board.position_vp(positions[f"team:{t.id}"]), "inactive": t.inactive}
+        {"kind": "opponent", "team": t.id, "name": board.team(t.id).name, "points": t.points,
+         "position": positions[f"team:{t.id}"], "vp": board.position_vp(positions[f"team:{t.id}"]), "inactive": t.inactive}
         for t in state.teams
     ]
     table.sort(key=lambda r: (r["position"], r["name"]))
     scores = final_scores(profile, state) if state.clubs else []
     return {
-        "stage": state.stage, "stage_name": STAGE_NAMES.get(state.stage, state.stage), "week": state.week, "weeks": state.weeks,
+        "game": {"pack": state.game.pack, "modules": list(state.game.modules), "options": dict(state.game.options)},
+        "stage": state.stage, "stage_name": rules.stage_name(state.stage), "week": state.week, "weeks": state.weeks,
         "first_seat": state.first_seat or None, "turn": state.turn or None, "awaiting": _with_offers(profile, state),
         "league": table, "clubs": [_club_view(profile, state, c, viewer) for c in state.clubs],
         "scores": scores, "final": scores if state.stage == "over" else None, "events": state.events,
         "discarded": list(state.discarded),
+        "modules": dict(rules.view(profile, state, viewer)),  # type: ignore[attr-defined]
     }

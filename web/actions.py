@@ -60,7 +60,10 @@ class NewGame(Body):
     type: Literal["new_game"] = "new_game"
     clubs: list[ClubSetup] = Field(min_length=1, max_length=4)
     first_seat: Seat | None = None
-    options: dict[Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,32}$")], bool] = Field(default_factory=dict)
+    modules: list[Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,32}$")]] = Field(
+        default_factory=list, max_length=16, description="the rule modules chosen (engine.modules() lists them)")
+    options: dict[Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,32}$")], int] = Field(
+        default_factory=dict, description="the game's options, e.g. weeks, division (the engine checks them)")
     deal: bool = Field(default=True, description="true: the table deals the cards a club leaves out; false: each seat "
                                                  "taps them on its pad when the table asks for them")
 
@@ -159,8 +162,9 @@ class Event(EventAction):
     @field_validator("type")
     @classmethod
     def _known(cls, kind: str) -> str:
-        if kind not in engine.EVENT_TYPES:
-            raise ValueError(f"unknown event type {kind!r}; the rules know " + ", ".join(sorted(engine.EVENT_TYPES)))
+        known = engine.event_types()
+        if kind not in known:
+            raise ValueError(f"unknown event type {kind!r}; the rules know " + ", ".join(sorted(known)))
         return kind
 
     def event(self) -> dict[str, Any]:

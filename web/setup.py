@@ -11,19 +11,21 @@ from web.actions import ClubSetup, NewGame
 
 
 def setup_events(profile: engine.Profile, game: NewGame) -> list[dict[str, Any]]:
-    """The engine events that set up ``game``: clubs, Directors, starting players, Opponents, Objective, Tactic.
+    """The engine events that set up ``game``: what the game is (pack, modules, options), clubs, Directors, starting
+    players, Opponents, Objective, Tactic.
 
     With ``game.deal`` the table deals whatever a club left out (the setup is complete, and ends with the First
     player); without it, only what the form names is set up, and each seat taps the rest on its pad when the
     table asks for it.
     """
-    events: list[dict[str, Any]] = [{"type": "club", "seat": c.seat, "name": c.name} for c in game.clubs]
+    first = {"type": "game", "pack": "eleven", "modules": list(game.modules), "options": dict(game.options)}
+    events: list[dict[str, Any]] = [first, *({"type": "club", "seat": c.seat, "name": c.name} for c in game.clubs)]
     if not game.deal:
         for club in game.clubs:
             events += _named(club)
         return events
     seats = [club.seat for club in game.clubs]
-    dealt = _by_seat(default_setup(profile, seats))
+    dealt = _by_seat(default_setup(profile, seats, game=first)[1:])
     taken: set[str] = {card for club in game.clubs
                        for card in [*club.directors, club.veteran, club.youngster, *club.opponents, club.objective,
                                     club.tactic]

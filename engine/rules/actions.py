@@ -1,58 +1,60 @@
-"""Tuesday–Thursday actions: hire, sell, Staff, Sponsors, Infrastructure, Office, Club potential, card actions."""
+"""Tuesday, Wednesday, Thursday (rulebook, Tue, Wed, Thu: player turns): one club at a time, clockwise from the
+First player, takes one action (hire, sell, Staff, Sponsor, build, Office, Club potential, a card's action) plus
+one free action (a card's action for 2 Operation), or passes."""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
 from engine import errors as E
-from engine.cards import CONTRACTS, STATS, Ability, PlayerCard
-from engine.rules import flow
-from engine.rules.common import (
-    Tx,
+from engine.cards import CONTRACTS, STATS, Ability, Effect, PlayerCard
+from engine.rules.abilities import card_actions, exhaust, is_exhausted
+from engine.rules.context import (
+    card_marker,
     describe_quad,
     event_roll,
     event_targets,
     field,
+    flip_markers,
     move_stat,
     owner_of,
     pay,
     quad_add,
     quad_of,
-    replace_held,
     seat_of,
     set_mod,
-    side_of,
-    stage_name,
+    turn_order,
     unavailable,
-    card_marker,
-    flip_markers,
     with_res,
 )
-from engine.rules.effects import Ctx, apply_abilities, apply_effects
-from engine.state import Club, Held, Pending, RES_INDEX, evolve
+from engine.rules.effects import Ctx, apply_abilities, apply_effects, ask_table, describe_effect
+from engine.errors import EngineError
+from engine.state import Club, Held, Pending, RES_INDEX, State, evolve
+from engine.tx import Tx
 
+#: The three days of turns, in order.
+TURN_DAYS = ("tuesday", "wednesday", "thursday")
 ROW_KINDS = {"players": "player", "youngster": "youngster", "staff": "staff"}
 
 
 def _turn_check(tx: Tx, seat: int, what: str, *, free: bool = False) -> Club:
     """The club may act now: it is a turn day, its turn, nothing is awaited from it, and it has not acted yet."""
     s = tx.state
-    if s.stage not in flow.TURN_DAYS:
-        raise E.WrongStage(E.WRONG_STAGE.format(seat=seat, what=what, stage=stage_name(s), expected="and actions are taken Tuesday to Thursday"))
+    if s.stage not in TURN_DAYS:
+        raise E.WrongStage(E.WRONG_STAGE.format(seat=seat, what=what, stage=tx.stage_name(), expected="and actions are taken Tuesday to Thursday"))
     club = tx.club(seat)
     if s.turn != seat:
-        raise E.NotYourTurn(E.NOT_YOUR_TURN.format(seat=seat, what=what, turn=s.turn, day=stage_name(s)))
+        raise E.NotYourTurn(E.NOT_YOUR_TURN.format(seat=seat, what=what, turn=s.turn, day=tx.stage_name()))
     waiting = next((p for p in s.pending if p.seat == seat), None)
     if waiting is not None:
         raise E.NotAllowed(E.FINISH_ROLL_FIRST.format(seat=seat, what=waiting.purpose.replace('_', ' ') or waiting.need))
     if not free and club.acted:
-        raise E.NotAllowed(E.ALREADY_ACTED.format(seat=seat, day=stage_name(s)))
+        raise E.NotAllowed(E.ALREADY_ACTED.format(seat=seat, day=tx.stage_name()))
     return club
 
 
 def _done(tx: Tx, seat: int) -> None:
     tx.put(evolve(tx.club(seat), acted=True))
-    flow.advance(tx)
 
 
 def _discounts(club: Club, row: str) -> int:
@@ -86,6 +88,7 @@ def hire_from_row(tx: Tx, seat: int, row: str, card_id: Any, *, discount: int = 
         ctx = Ctx(seat=seat, source=card.id, label=card.name, targets=event_targets(tx.event))
         apply_effects(tx, card.bonus, ctx)
         apply_abilities(tx, card.abilities, "immediate", ctx)
+    tx.rules.hired(tx, seat, card.id, row)  # type: ignore[attr-defined]
 
 
 def _hire_action(row: str, doc: str, card_words: str) -> Callable[[Tx], None]:
@@ -115,9 +118,10 @@ def on_sell(tx: Tx) -> None:
         raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=seat, name=card.name))
     if not held.trained:
         raise E.NotAllowed(E.SELL_UNTRAINED.format(name=card.name))
-    money, vp = tx.profile.board.sell_price, held.vp
+    money, vp = tx.board(seat).sell_price, held.vp
     if held.unavailable:
         money, vp = money // 2, vp // 2
+    money, vp = tx.rules.sale_price(tx, club, held, (money, vp))  # type: ignore[attr-defined]
     club = evolve(club, players=tuple(h for h in club.players if h.id != card.id), vp_tokens=club.vp_tokens + vp)
     tx.put(with_res(club, "budget", money))
     if card.kind != "youngster":
@@ -126,13 +130,15 @@ def on_sell(tx: Tx) -> None:
     why = " (half, as the player is injured or suspended)" if held.unavailable else ""
     tx.say("sell", seat, f"Seat {seat} sells {card.name} for {money} € and {vp} VP token(s){why}.", card=card.id, budget=money, vp=vp)
     _done(tx, seat)
+    tx.rules.sold(tx, seat, card.id)  # type: ignore[attr-defined]
 
 
 def sponsor_slots(tx: Tx, club: Club, contract: str) -> int:
     """How many sponsors of a contract type the club may hold (adboards grow with the additional adboard)."""
-    slots = dict(tx.profile.board.sponsor_slots).get(contract, 10**6)
+    board = tx.board(club.seat)
+    slots = dict(board.sponsor_slots).get(contract, 10**6)
     if contract == "adboard":
-        slots += sum(tx.profile.board.infrastructure_kind(k).adboard_slots for k in club.infrastructure)
+        slots += sum(board.infrastructure_kind(k).adboard_slots for k in club.infrastructure)
     return slots
 
 
@@ -181,7 +187,7 @@ def on_build(tx: Tx) -> None:
     seat = seat_of(ev)
     club = _turn_check(tx, seat, "build")
     kind_id = field(ev, "kind", str, "the id of the Infrastructure kind")
-    kinds = {k.id: k for k in tx.profile.board.infrastructure}
+    kinds = {k.id: k for k in tx.board(seat).infrastructure}
     kind = kinds.get(kind_id)
     if kind is None:
         raise E.NotAllowed(E.UNKNOWN_INFRA.format(kind=kind_id, known=", ".join(kinds)))
@@ -199,7 +205,7 @@ def on_office(tx: Tx) -> None:
     """Move the Office marker one space up, paying the cost printed next to that space."""
     seat = seat_of(tx.event)
     club = _turn_check(tx, seat, "move on the Office track")
-    track = tx.profile.board.office
+    track = tx.board(seat).office
     if club.office >= len(track):
         raise E.NotAllowed(E.OFFICE_TOP.format(seat=seat))
     space = track[club.office]
@@ -217,7 +223,7 @@ def on_potential(tx: Tx) -> None:
     stat = field(ev, "stat", str, "which Stat: " + ", ".join(STATS))
     if stat not in STATS:
         raise E.BadEvent(E.BAD_FIELD.format(type="potential", field="stat", why="one of " + ", ".join(STATS)))
-    board = tx.profile.board
+    board = tx.board(seat)
     if stat == board.potential_forbidden:
         raise E.NotAllowed(E.POTENTIAL_FORBIDDEN.format(stat=stat.capitalize()))
     level = club.stats[RES_INDEX[stat]]
@@ -228,8 +234,10 @@ def on_potential(tx: Tx) -> None:
     tx.say("potential", seat, f"Seat {seat} tries to raise its {stat.capitalize()} Stat (level {level}): roll the d6, more than {level} succeeds.", stat=stat, level=level)
 
 
-def potential_roll(tx: Tx, seat: int, stat: str, value: int) -> None:
-    """Resolve a Club potential roll."""
+def potential_roll(tx: Tx, pending: Pending, value: int) -> None:
+    """Resolve a Club potential roll (the roll purpose ``potential``): more than the Stat's level raises it."""
+    seat, stat = pending.seat, pending.ref
+    assert seat is not None
     club = tx.club(seat)
     level = club.stats[RES_INDEX[stat]]
     if value > level:
@@ -239,67 +247,25 @@ def potential_roll(tx: Tx, seat: int, stat: str, value: int) -> None:
         tx.say("potential_result", seat, f"Seat {seat} rolled {value}, not more than {level}: nothing happens.", stat=stat, roll=value, success=False)
 
 
-def card_actions(tx: Tx, club: Club, card_id: str) -> tuple[tuple[Ability, ...], str] | None:
-    """The abilities a card or token of the club carries, and its kind of holder; None when the club lacks it."""
-    cards = tx.profile.cards
-    if card_id in club.directors:
-        return cards[card_id].abilities, "director"
-    held = club.held(card_id)
-    if held is not None:
-        card = cards[card_id]
-        if isinstance(card, PlayerCard):
-            return side_of(tx.profile, held).abilities, "footballer"
-        return card.abilities, "staff"
-    if card_id in club.infrastructure:
-        return tx.profile.board.infrastructure_kind(card_id).abilities, "token"
-    if card_id == club.shirt:
-        return cards[card_id].shirt, "sponsor"
-    if card_id in club.adboards:
-        return (() if club.mod(f"adboard_bonus:{card_id}") else cards[card_id].adboard), "sponsor"
-    return None
-
-
-def _is_exhausted(club: Club, card_id: str) -> bool:
-    held = club.held(card_id)
-    return held.exhausted if held is not None else card_id in club.exhausted
-
-
-def _exhaust(club: Club, card_id: str) -> Club:
-    held = club.held(card_id)
-    if held is not None:
-        return replace_held(club, evolve(held, exhausted=True))
-    return evolve(club, exhausted=club.exhausted + (card_id,))
-
-
 def can_take_free_action(tx: Tx, club: Club) -> bool:
     """Whether a free action is still possible: not used yet, payable, and some card action is ready."""
     if club.free_used:
         return False
-    cost = quad_of(dict(tx.profile.board.free_action_cost))
+    cost = quad_of(dict(tx.board(club.seat).free_action_cost))
     if club.mod("free_actions:round") <= 0 and any(c > h for c, h in zip(cost, club.res)):
         return False
     ids = list(club.directors) + [h.id for h in club.staff + club.players] + list(club.infrastructure)
     for card_id in ids:
         found = card_actions(tx, club, card_id)
-        if found and not _is_exhausted(club, card_id) and not unavailable(club, card_id):
+        if found and not is_exhausted(club, card_id) and not unavailable(club, card_id):
             if any(a.timing == "action" for a in found[0]):
                 return True
     return False
 
 
-def on_use_card(tx: Tx) -> None:
-    """Use a card's or token's action (once per round, exhausts it); on Tue–Thu optionally as the free action."""
+def use_action(tx: Tx, seat: int, card_id: str) -> None:
+    """Use a card's or token's action (once per round, exhausts it), optionally as the free action (Tue–Thu)."""
     ev = tx.event
-    seat = seat_of(ev)
-    card_id = field(ev, "card", str, "the id of the card or token whose action is used")
-    if tx.state.stage == "matchday":
-        from engine.rules.match import use_match_card
-
-        use_match_card(tx, seat, card_id)
-        return
-    if tx.state.stage in MOMENT_STAGES:
-        use_moment_card(tx, seat, card_id)
-        return
     club = tx.club(seat)
     free = field(ev, "free", bool, "true when this is the free action", default=club.acted)
     club = _turn_check(tx, seat, "use a card", free=free)
@@ -312,112 +278,120 @@ def on_use_card(tx: Tx) -> None:
         raise E.NotAllowed(E.CARD_HAS_NO_ACTION.format(name=name))
     if unavailable(club, card_id):
         raise E.NotAllowed(E.CARD_UNAVAILABLE.format(name=name))
-    if _is_exhausted(club, card_id):
+    if is_exhausted(club, card_id):
         raise E.NotAllowed(E.CARD_EXHAUSTED.format(name=name))
     ability = actions[0]
     cost = quad_of(ability.cost_map)
     if free:
         if club.free_used:
-            raise E.NotAllowed(E.NO_FREE_ACTION.format(seat=seat, day=stage_name(tx.state)))
+            raise E.NotAllowed(E.NO_FREE_ACTION.format(seat=seat, day=tx.stage_name()))
         if club.mod("free_actions:round") > 0:
             club = set_mod(club, "free_actions:round", -1)
         else:
-            cost = quad_add(cost, quad_of(dict(tx.profile.board.free_action_cost)))
+            cost = quad_add(cost, quad_of(dict(tx.board(seat).free_action_cost)))
     club = pay(club, cost, f"use {name}")
-    club = _exhaust(club, card_id)
+    club = exhaust(club, card_id)
     if free:
         club = evolve(club, free_used=club.free_used + 1)
+    else:
+        club = evolve(club, acted=True)
     tx.put(club)
     label = "as its free action " if free else ""
     tx.say("use_card", seat, f"Seat {seat} uses {name} {label}(paying {describe_quad(cost)}).", card=card_id, free=free, cost=list(cost))
     apply_effects(tx, ability.effects, Ctx(seat=seat, source=card_id, label=name, targets=event_targets(ev), roll=event_roll(ev)))
-    if free:
-        flow.advance(tx)
+
+
+def pass_turn(tx: Tx, seat: int) -> None:
+    """End the club's turn (without an action, or after it when a free action is left unused)."""
+    _turn_check(tx, seat, "pass", free=True)
+    tx.say("pass", seat, f"Seat {seat} passes.")
+    tx.put(evolve(tx.club(seat), acted=True, free_used=1))
+
+
+def refuse_turn_only(tx: Tx, seat: int, what: str) -> None:
+    """``use_card`` or ``pass`` at a moment that has no use for it."""
+    tx.club(seat)
+    raise E.WrongStage(E.WRONG_STAGE.format(seat=seat, what=what, stage=tx.stage_name(), expected="and actions are taken Tuesday to Thursday"))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The days of turns.
+
+
+def begin_day(tx: Tx) -> None:
+    """A day of turns: every club may act again; the First player's club plays first."""
+    clubs = tuple(evolve(c, acted=False, free_used=0) for c in tx.state.clubs)
+    first = turn_order(tx.state)[0]
+    day = tx.state.stage
+    tx.state = evolve(tx.state, turn=first, clubs=clubs)
+    tx.say("day", None, f"{day.capitalize()}: Seat {first} plays first.", day=day, turn=first)
+
+
+def _turn_over(tx: Tx, club: Club) -> bool:
+    return club.acted and (club.free_used > 0 or not can_take_free_action(tx, club))
+
+
+def next_turn(tx: Tx) -> bool:
+    """The turn passes clockwise once the club has acted and has (or can take) no free action; after the last
+    club the day is over (``turn`` 0)."""
+    s = tx.state
+    if not s.turn or not _turn_over(tx, tx.club(s.turn)):
+        return False
+    order = turn_order(s)
+    i = order.index(s.turn)
+    if i + 1 < len(order):
+        seat = order[i + 1]
+        tx.state = evolve(s, turn=seat)
+        tx.say("turn", seat, f"Seat {seat}'s turn ({tx.stage_name()}).", turn=seat)
     else:
-        _done(tx, seat)
+        tx.state = evolve(s, turn=0)
+    return True
 
 
-#: Stages whose moment lets a club use its optional abilities of the same timing (not exhausting the card).
-MOMENT_STAGES = ("monday", "end_of_round", "final_scoring")
+def day_over(tx: Tx) -> bool:
+    """A day of turns is over once the last club's turn has ended."""
+    return tx.state.turn == 0
 
 
-def offered(tx: Tx, club: Club) -> list[tuple[str, Ability]]:
-    """The optional abilities ("you may") the club can use now with ``use_card``, outside the Tuesday–Thursday
-    actions: Monday's on Monday, the match's on Matchday (after the lineup; after the match until the Match
-    consequence roll), the End of the round's and the Final scoring's while the engine waits for the club there.
-    Each card offers its first such ability the club can pay for (a footballer from the resources assigned to it)."""
-    stage = tx.state.stage
-    out: list[tuple[str, Ability]] = []
-    if stage == "matchday":
-        if club.lineup is None or club.consequence_done:
-            return out
-        timings: tuple[str, ...] = ("after_match",) if club.result is not None else ("before_match", "during_match")
-        sources = [(card_id, abilities, club.res) for card_id, abilities in flow.card_abilities(tx, club)]
-        for p in club.lineup:
-            held = club.held(p.card) if p.card else None
-            if held is not None and not held.unavailable:
-                sources.append((held.id, side_of(tx.profile, held).abilities, held.assigned))
-        for card_id, abilities, purse in sources:
-            if _is_exhausted(club, card_id):
-                continue
-            ability = next((a for a in abilities if a.optional and a.timing in timings
-                            and all(c <= h for c, h in zip(quad_of(a.cost_map), purse))), None)
-            if ability is not None:
-                out.append((card_id, ability))
-        return out
-    if stage not in MOMENT_STAGES:
-        return out
-    if stage != "monday" and not any(p.need == "abilities" and p.seat == club.seat for p in tx.state.pending):
-        return out
-    for card_id, abilities in flow.card_abilities(tx, club):
-        if f"{card_id}@{stage}" in club.used:
-            continue
-        ability = next((a for a in abilities if a.optional and a.timing == stage
-                        and all(c <= h for c, h in zip(quad_of(a.cost_map), club.res))), None)
-        if ability is not None:
-            out.append((card_id, ability))
-    return out
+def day_awaiting(state: State) -> list[dict[str, Any]]:
+    """The club whose turn it is: an action (or only a free action, once it has acted), unless a roll is awaited."""
+    if not state.turn or any(p.seat == state.turn for p in state.pending):
+        return []
+    club = state.club(state.turn)
+    return [{"seat": state.turn, "need": "action", "day": state.stage, "free_only": bool(club and club.acted)}]
 
 
-def use_moment_card(tx: Tx, seat: int, card_id: str) -> None:
-    """Use an optional Monday, End of the round or Final scoring ability of a card (once per moment)."""
-    stage = tx.state.stage
-    club = tx.club(seat)
-    name = tx.name(card_id) if card_id in tx.profile.cards else card_id
-    if card_actions(tx, club, card_id) is None:
-        raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=seat, name=name))
-    if unavailable(club, card_id):
-        raise E.NotAllowed(E.CARD_UNAVAILABLE.format(name=name))
-    if stage != "monday" and not any(p.need == "abilities" and p.seat == seat for p in tx.state.pending):
-        raise E.WrongStage(E.WRONG_STAGE.format(seat=seat, what="use a card", stage=stage_name(tx.state), expected="and its abilities are used"))
-    if f"{card_id}@{stage}" in club.used:
-        raise E.NotAllowed(E.ABILITY_USED.format(name=name, moment=stage_name(tx.state)))
-    found = dict(flow.card_abilities(tx, club)).get(card_id, ())
-    abilities = [a for a in found if a.optional and a.timing == stage]
-    if not abilities:
-        raise E.NotAllowed(E.NO_ABILITY_NOW.format(name=name, moment=stage_name(tx.state)))
-    ability = abilities[0]
-    cost = quad_of(ability.cost_map)
-    club = pay(club, cost, f"use {name}")
-    tx.put(evolve(club, used=club.used + (f"{card_id}@{stage}",)))
-    tx.say("use_card", seat, f"Seat {seat} uses {name} (paying {describe_quad(cost)}).", card=card_id, free=False, cost=list(cost))
-    apply_effects(tx, ability.effects, Ctx(seat=seat, source=card_id, label=name, targets=event_targets(tx.event), roll=event_roll(tx.event)))
-    if stage != "monday" and not offered(tx, tx.club(seat)):
-        flow.close_window(tx, seat)
-    flow.advance(tx)
+def hire_op(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
+    """The effect op ``hire``: hire the chosen card from a row now, after the list's discounts."""
+    chosen = ctx.take_target()
+    if chosen is None:
+        ask_table(tx, ctx, describe_effect(effect))
+        return
+    try:
+        hire_from_row(tx, ctx.seat, str(effect["row"]), chosen, discount=ctx.discount)
+    except EngineError as err:
+        # the card's effect fails, not the event that triggered it (a roll must always be accepted)
+        tx.say("no_effect", ctx.seat, f"{ctx.label}: the hire does not happen. {err}", source=ctx.source)
+    ctx.discount = 0
+
+
+def on_use_card(tx: Tx) -> None:
+    """Use a card's or token's ability: what that means is the current phase's (an action Tuesday to Thursday, a
+    match ability on Matchday, an optional Monday, End of the round or Final scoring ability)."""
+    seat = seat_of(tx.event)
+    card_id = field(tx.event, "card", str, "the id of the card or token whose action is used")
+    phase = tx.rules.phases.get(tx.state.stage)
+    if phase is None or phase.use_card is None:
+        refuse_turn_only(tx, seat, "use a card")
+        return
+    phase.use_card(tx, seat, card_id)
 
 
 def on_pass(tx: Tx) -> None:
-    """End the club's turn (without an action, or after it when a free action is left unused); at the End of the
-    round or the Final scoring, use no more of the club's optional abilities there."""
+    """Pass: end the turn (Tuesday to Thursday), or use no more abilities where the engine waits for them."""
     seat = seat_of(tx.event)
-    if any(p.need == "abilities" and p.seat == seat for p in tx.state.pending):
-        tx.club(seat)
-        tx.say("pass", seat, f"Seat {seat} uses no more abilities at {stage_name(tx.state)}.")
-        flow.close_window(tx, seat)
-        flow.advance(tx)
+    phase = tx.rules.phases.get(tx.state.stage)
+    if phase is None or phase.pass_ is None:
+        refuse_turn_only(tx, seat, "pass")
         return
-    _turn_check(tx, seat, "pass", free=True)
-    tx.say("pass", seat, f"Seat {seat} passes.")
-    flow.end_turn(tx, seat)
-    flow.advance(tx)
+    phase.pass_(tx, seat)

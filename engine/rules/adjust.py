@@ -5,9 +5,11 @@ from __future__ import annotations
 
 
 from engine import errors as E
-from engine.state import evolve
 from engine.cards import STATS
-from engine.rules.common import Tx, field, replace_held, suspend_other, with_res
+from engine.rules.context import field, replace_held, suspend_other, with_res
+from engine.rules.league import move_team
+from engine.state import evolve
+from engine.tx import Tx
 
 CLUB_FIELDS = ("vp_tokens", "points", "goals", "conceded", "office")
 CARD_FIELDS = ("injury", "suspension", "vp", "strength_temp", "strength_perm", "trained", "exhausted")
@@ -28,7 +30,7 @@ def on_adjust(tx: Tx) -> None:
         if team is None:
             raise E.NotAllowed(E.UNKNOWN_TEAM.format(team=team_id))
         _floor(team.points + delta, 0, "League points", team.points, None)
-        tx.state = evolve(tx.state, teams=tuple(evolve(t, points=t.points + delta) if t.id == team_id else t for t in tx.state.teams))
+        move_team(tx, team_id, delta)
         tx.say("adjust", None, f"{tx.profile.board.team(team_id).name}: League points {delta:+d} ({reason}).", what=what, delta=delta, reason=reason, team=team_id)
         return
     seat = field(ev, "seat", int, "the seat number")
@@ -41,15 +43,15 @@ def on_adjust(tx: Tx) -> None:
         i = STATS.index(what[5:])
         level = club.stats[i] + delta
         _floor(level, 1, f"{what[5:].capitalize()} Stat level", club.stats[i], seat)
-        if level > tx.profile.board.stat_max:
-            raise E.NotAllowed(E.STAT_ABOVE_TOP.format(stat=what[5:].capitalize(), top=tx.profile.board.stat_max))
+        if level > tx.board(seat).stat_max:
+            raise E.NotAllowed(E.STAT_ABOVE_TOP.format(stat=what[5:].capitalize(), top=tx.board(seat).stat_max))
         stats = list(club.stats)
         stats[i] = level
         club = evolve(club, stats=(stats[0], stats[1], stats[2], stats[3]))
     elif what in CLUB_FIELDS:
         have = getattr(club, what)
         _floor(have + delta, 0, what.replace("_", " "), have, seat)
-        if what == "office" and have + delta > len(tx.profile.board.office):
+        if what == "office" and have + delta > len(tx.board(seat).office):
             raise E.NotAllowed(E.OFFICE_TOP.format(seat=seat))
         club = evolve(club, **{what: have + delta})
     else:

@@ -1,13 +1,14 @@
-"""Dice arrive as events.  A club that could pay for a reroll (1 Fanbase, or a free reroll from a card) is asked to
-keep or reroll before the result takes effect; Opponent dice are never rerolled."""
+"""Dice (rulebook, Fanbase: "When rolling a die, you may spend 1 fanbase to reroll it (except rolling the Opponent
+dice that cannot be rerolled)").  A roll arrives as an event; a club that could pay for a reroll (1 Fanbase, or a
+free reroll from a card) is asked to keep or reroll before the result takes effect.  What a roll is for is its
+``purpose``, resolved by the game's rules (``tx.rules.rolls``): the pack's and each module's own."""
 
 from __future__ import annotations
 
-
 from engine import errors as E
-from engine.rules import flow
-from engine.rules.common import Tx, event_targets, field, set_mod, with_res
+from engine.rules.context import event_targets, field, set_mod, with_res
 from engine.state import Club, Pending, evolve
+from engine.tx import Tx
 
 
 def faces(tx: Tx, die: str) -> int:
@@ -61,30 +62,12 @@ def _hold_or_resolve(tx: Tx, pending: Pending, value: int) -> None:
     who = f"Seat {seat}" if seat is not None else "The table"
     tx.say("roll", seat, f"{who} rolled {value} on the {pending.die}.", die=pending.die, value=value, purpose=pending.purpose, held=False, team=pending.team or None)
     _resolve(tx, pending, value)
-    flow.advance(tx)
 
 
-def _resolve(tx: Tx, p: Pending, value: int) -> None:
-    from engine.rules import actions, match
-    from engine.rules.effects import resolve_effect_roll
-
-    seat = p.seat
-    if p.purpose == "opponent_die":
-        flow.opponent_die(tx, p.team, value)
-        return
-    assert seat is not None
-    # the club may name the cards for "of your choice" effects with the roll (or the keep) that brings them
-    targets = event_targets(tx.event)
-    if p.purpose == "board_meeting":
-        flow.board_meeting_roll(tx, seat, value, targets)
-    elif p.purpose == "potential":
-        actions.potential_roll(tx, seat, p.ref, value)
-    elif p.purpose == "match_consequence":
-        match.consequence_roll(tx, seat, value, targets)
-    elif p.purpose in ("injury", "suspension"):
-        match.injury_roll(tx, seat, value, p.count or 1, suspension=p.purpose == "suspension")
-    elif p.purpose == "effect":
-        resolve_effect_roll(tx, seat, p.ref, value, targets)
+def _resolve(tx: Tx, pending: Pending, value: int) -> None:
+    """What the roll was for: the game's resolver for its purpose (the club names choices with the roll's targets)."""
+    event_targets(tx.event)  # a malformed choice is refused before anything happens
+    tx.rules.rolls[pending.purpose](tx, pending, value)
 
 
 def on_roll(tx: Tx) -> None:
@@ -130,10 +113,6 @@ def on_reroll(tx: Tx) -> None:
         raise E.NotEnoughResources(E.NO_FANBASE_REROLL.format(seat=seat))
     tx.put(club)
     tx.say("reroll", seat, f"Seat {seat} spends {paid} to reroll the {pending.die} ({pending.value} before).", before=pending.value, value=value)
-    _reroll(tx, pending, value)
-
-
-def _reroll(tx: Tx, pending: Pending, value: int) -> None:
     as_roll = evolve(pending, need="roll", value=0)
     tx.state = evolve(tx.state, pending=tuple(as_roll if p is pending else p for p in tx.state.pending))
     _hold_or_resolve(tx, as_roll, value)
@@ -145,4 +124,3 @@ def on_keep(tx: Tx) -> None:
     tx.state = evolve(tx.state, pending=tuple(p for p in tx.state.pending if p is not pending))
     tx.say("keep", seat, f"Seat {seat} keeps the {pending.value}.", value=pending.value, purpose=pending.purpose)
     _resolve(tx, pending, pending.value)
-    flow.advance(tx)

@@ -1,5 +1,7 @@
-"""Card effects from data, applied generically by op (`engine.cards.EFFECT_OPS`).
+"""Card effects and conditions from data, applied by op (`engine.cards.EFFECT_OPS`, `engine.cards.CONDITION_TESTS`).
 
+Each op and each test is a function in `OPS` and `TESTS`; the pack hands them to the game's rules, where a
+module may add its own (``Module.ops``, ``Module.tests``), so `apply_effect` finds every op in ``tx.rules.ops``.
 An effect the engine cannot settle alone (a ``text`` effect, a condition in words, a choice the event did not
 name) becomes an announcement asking the table to resolve it; the table records what it did with an ``adjust``
 event.  Effects that need a die (``injure`` with ``roll_d10``, a ``roll`` condition) add a pending roll.
@@ -7,13 +9,16 @@ event.  Effects that need a die (``injure`` with ``roll_d10``, a ``roll`` condit
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Ability, Condition, Effect
-from engine.errors import EngineError
-from engine.rules.common import Tx, move_stat, replace_held, set_mod, side_of, suspend_other, with_res
-from engine.state import Club, Held, Pending, evolve
+from engine.rules.context import move_stat, owner_of, replace_held, set_mod, side_of, suspend_other, with_res
+from engine.rules.league import league_positions
+from engine.rules.suspension_and_injury import hit_jersey, injure, suspend
+from engine.state import RES_INDEX, Club, Held, Pending, evolve
+from engine.tx import Tx
 
 
 @dataclass(slots=True)
@@ -42,6 +47,10 @@ def ask_table(tx: Tx, ctx: Ctx, text: str, **fields: Any) -> None:
     tx.say("table_resolves", ctx.seat, f"Please resolve by hand — {who}{text}{end}", source=ctx.source, **fields)
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# Conditions.
+
+
 def _per_count(tx: Tx, club: Club, per: str) -> int:
     if per == "fanbase_on_stands":
         return club.stands
@@ -58,62 +67,56 @@ def _per_count(tx: Tx, club: Club, per: str) -> int:
     return 0
 
 
+def _roll(tx: Tx, club: Club, cond: Condition, ctx: Ctx) -> bool | None:
+    if ctx.roll is None:
+        return None
+    low, high = cond.get("at_least", 1), cond.get("at_most", 10)
+    return low <= ctx.roll <= high  # type: ignore[operator]
+
+
+def _count(club_value: Callable[[Tx, Club, Condition], int]) -> Callable[[Tx, Club, Condition, Ctx], bool]:
+    """A test that holds when a count of the club reaches the condition's ``at_least``."""
+    return lambda tx, club, cond, ctx: club_value(tx, club, cond) >= cond["at_least"]  # type: ignore[operator]
+
+
+def _sponsors(tx: Tx, club: Club, cond: Condition) -> int:
+    counts = {"megaphone": len(club.megaphones), "adboard": len(club.adboards), "shirt": int(club.shirt is not None)}
+    return sum(counts.values()) if cond["contract"] == "any" else counts[str(cond["contract"])]
+
+
+def _has_card(tx: Tx, club: Club, cond: Condition, ctx: Ctx) -> bool:
+    owner = owner_of(tx.state, str(cond["card"]))
+    return owner is not None and owner.seat == club.seat
+
+
+#: Every base condition test: ``check(tx, club, condition, ctx) -> True/False, or None when the table must say``.
+TESTS: dict[str, Callable[[Tx, Club, Condition, Ctx], bool | None]] = {
+    "result": lambda tx, club, cond, ctx: club.result == cond["is"],
+    "roll": _roll,
+    "scored": _count(lambda tx, club, cond: club.goals),
+    "conceded": lambda tx, club, cond, ctx: club.conceded <= cond["at_most"],  # type: ignore[operator]
+    "played": lambda tx, club, cond, ctx: club.lineup is not None and any(p.card == ctx.source for p in club.lineup),
+    "fanbase_on_stands": _count(lambda tx, club, cond: club.stands),
+    "staff": _count(lambda tx, club, cond: sum(1 for h in club.staff if getattr(tx.profile.cards[h.id], "profession", "") == cond["profession"])),
+    "staff_set": _count(lambda tx, club, cond: sum(1 for h in club.staff if getattr(tx.profile.cards[h.id], "set", "") == cond["set"])),
+    "stat": _count(lambda tx, club, cond: club.stats[RES_INDEX[str(cond["stat"])]]),
+    "sponsors": _count(_sponsors),
+    "league_position": lambda tx, club, cond, ctx: league_positions(tx.state).get(f"seat:{club.seat}", 99) <= cond["at_most"],  # type: ignore[operator]
+    "infrastructure": _count(lambda tx, club, cond: sum(1 for k in club.infrastructure if cond.get("kind") is None or k == cond.get("kind"))),
+    "office": _count(lambda tx, club, cond: club.office),
+    "budget": _count(lambda tx, club, cond: club.res[0]),
+    "trained_players": _count(lambda tx, club, cond: sum(1 for h in club.players if h.trained)),
+    "players": _count(lambda tx, club, cond: len(club.players)),
+    "vp_tokens": _count(lambda tx, club, cond: club.vp_tokens + sum(h.vp for h in club.players)),
+    "has_card": _has_card,
+    "text": lambda tx, club, cond, ctx: None,
+}
+
+
 def condition_holds(tx: Tx, club: Club, cond: Condition, ctx: Ctx) -> bool | None:
-    """Whether a condition holds for the club now; None when the table must say."""
-    t, a = cond.test, cond.params
-    if t == "result":
-        return club.result == a["is"]
-    if t == "roll":
-        if ctx.roll is None:
-            return None
-        low, high = a.get("at_least", 1), a.get("at_most", 10)
-        return low <= ctx.roll <= high
-    if t == "scored":
-        return club.goals >= a["at_least"]
-    if t == "conceded":
-        return club.conceded <= a["at_most"]
-    if t == "played":
-        return club.lineup is not None and any(p.card == ctx.source for p in club.lineup)
-    if t == "fanbase_on_stands":
-        return club.stands >= a["at_least"]
-    if t == "staff":
-        n = sum(1 for h in club.staff if getattr(tx.profile.cards[h.id], "profession", "") == a["profession"])
-        return n >= a["at_least"]
-    if t == "staff_set":
-        n = sum(1 for h in club.staff if getattr(tx.profile.cards[h.id], "set", "") == a["set"])
-        return n >= a["at_least"]
-    if t == "stat":
-        from engine.state import RES_INDEX
-
-        return club.stats[RES_INDEX[a["stat"]]] >= a["at_least"]
-    if t == "sponsors":
-        counts = {"megaphone": len(club.megaphones), "adboard": len(club.adboards), "shirt": int(club.shirt is not None)}
-        n = sum(counts.values()) if a["contract"] == "any" else counts[a["contract"]]
-        return n >= a["at_least"]
-    if t == "league_position":
-        from engine.views import league_positions
-
-        return league_positions(tx.state).get(f"seat:{club.seat}", 99) <= a["at_most"]
-    if t == "infrastructure":
-        kind = a.get("kind")
-        n = sum(1 for k in club.infrastructure if kind is None or k == kind)
-        return n >= a["at_least"]
-    if t == "office":
-        return club.office >= a["at_least"]
-    if t == "budget":
-        return club.res[0] >= a["at_least"]
-    if t == "trained_players":
-        return sum(1 for h in club.players if h.trained) >= a["at_least"]
-    if t == "players":
-        return len(club.players) >= a["at_least"]
-    if t == "vp_tokens":
-        return club.vp_tokens + sum(h.vp for h in club.players) >= a["at_least"]
-    if t == "has_card":
-        from engine.rules.common import owner_of
-
-        owner = owner_of(tx.state, a["card"])
-        return owner is not None and owner.seat == club.seat
-    return None
+    """Whether a condition holds for the club now; None when the table must say (or no part of the game knows it)."""
+    check = tx.rules.tests.get(cond.test)
+    return check(tx, club, cond, ctx) if check is not None else None
 
 
 def conditions_hold(tx: Tx, club: Club, conds: tuple[Condition, ...], ctx: Ctx) -> bool | None:
@@ -128,43 +131,8 @@ def conditions_hold(tx: Tx, club: Club, conds: tuple[Condition, ...], ctx: Ctx) 
     return None if unknown else True
 
 
-def _footballer(tx: Tx, club: Club, ctx: Ctx, target: str, jersey: Any, what: str) -> Held | None | str:
-    """The footballer an effect hits; "roll" when a d10 must decide; None when the table must choose."""
-    if target == "roll_d10":
-        return "roll"
-    if target == "this_card":
-        return club.held(ctx.source)
-    if target == "jersey":
-        return hit_jersey(tx, club, int(jersey or 0))
-    chosen = ctx.take_target()
-    if chosen is None:
-        # no choice named: when only one card fits there is nothing to choose
-        fits = [h for h in club.players if target != "chosen_youngster" or tx.profile.cards[h.id].kind == "youngster"]
-        return fits[0] if len(fits) == 1 else None
-    return club.held(chosen)
-
-
-def hit_jersey(tx: Tx, club: Club, jersey: int) -> Held | None:
-    """The footballer card wearing a number (the one that played this week first), or None."""
-    wearing = [h for h in club.players if side_of(tx.profile, h).jersey == jersey]
-    if not wearing:
-        return None
-    if club.lineup is not None:
-        played = {p.card for p in club.lineup}
-        for h in wearing:
-            if h.id in played:
-                return h
-    return wearing[0]
-
-
-def injure(tx: Tx, club: Club, held: Held, weeks: int, label: str) -> Club:
-    """Put an Injury token on a footballer, unless the club has an injury prevention left."""
-    for key in ("prevent_injury:round", "prevent_injury:permanent"):
-        if club.mod(key) > 0:
-            tx.say("injury_prevented", club.seat, f"{tx.name(held.id)} escapes an injury ({label}).", card=held.id)
-            return set_mod(club, key, -1) if key.endswith("round") else club
-    tx.say("injury", club.seat, f"{tx.name(held.id)} is injured for {weeks} week(s) ({label}).", card=held.id, weeks=weeks)
-    return replace_held(club, evolve(held, injury=max(held.injury, weeks)))
+# ---------------------------------------------------------------------------------------------------------------
+# Applying abilities and effects.
 
 
 def apply_abilities(tx: Tx, abilities: tuple[Ability, ...], timing: str, ctx: Ctx) -> None:
@@ -199,112 +167,38 @@ def apply_effect(tx: Tx, effect: Effect, ctx: Ctx) -> None:
             words = "; ".join(str(c.get("text", c.test)) for c in effect.when)
             ask_table(tx, ctx, f"if {words}: {describe_effect(effect)}", effect=effect.to_dict())
             return
-    op, a = effect.op, effect.params
-    seat = ctx.seat
-    if op == "gain":
-        amount = int(a["amount"]) * (_per_count(tx, club, str(a["per"])) if "per" in a else 1)
-        tx.put(with_res(club, str(a["resource"]), amount))
-        tx.say("gain", seat, f"Seat {seat} gains {amount} {str(a['resource']).capitalize()}.", resource=a["resource"], amount=amount)
-    elif op == "lose":
-        amount = min(int(a["amount"]), club.res[_ri(str(a["resource"]))])
-        tx.put(with_res(club, str(a["resource"]), -amount))
-        if amount:
-            tx.say("lose", seat, f"Seat {seat} loses {amount} {str(a['resource']).capitalize()}.", resource=a["resource"], amount=amount)
-    elif op == "stat":
-        tx.put(move_stat(tx, club, str(a["stat"]), int(a["steps"])))
-    elif op == "vp":
-        _vp(tx, club, ctx, int(a["amount"]), str(a.get("to", "club")))
-    elif op in ("injure", "suspend"):
-        _injure_or_suspend(tx, club, ctx, effect)
-    elif op == "heal":
-        held = _footballer(tx, club, ctx, str(a["target"]), None, "player")
-        if not isinstance(held, Held):
-            ask_table(tx, ctx, describe_effect(effect))
-            return
-        tx.put(replace_held(club, evolve(held, injury=0)))
-        tx.say("heal", seat, f"{tx.name(held.id)} is no longer injured.", card=held.id)
-    elif op == "unsuspend":
-        if a["target"] == "chosen_card" and _other_card(club, ctx):
-            chosen = ctx.take_target() or ""
-            n = min(int(a.get("tokens", 1)), club.suspension_on(chosen))
-            tx.put(suspend_other(club, chosen, -n))
-            tx.say("unsuspend", seat, f"{n} Suspension token(s) leave {_other_name(tx, chosen)}.", card=chosen, tokens=n)
-            return
-        held = _footballer(tx, club, ctx, str(a["target"]), None, "card")
-        if not isinstance(held, Held):
-            ask_table(tx, ctx, describe_effect(effect))
-            return
-        n = min(int(a.get("tokens", 1)), held.suspension)
-        tx.put(replace_held(club, evolve(held, suspension=held.suspension - n)))
-        tx.say("unsuspend", seat, f"{n} Suspension token(s) leave {tx.name(held.id)}.", card=held.id, tokens=n)
-    elif op == "prevent_injury":
-        key = f"prevent_injury:{a.get('lasting', 'round')}"
-        tx.put(set_mod(club, key, int(a.get("count", 1))))
-        tx.say("prevent_injury", seat, f"Seat {seat} will ignore the next {a.get('count', 1)} injury(ies).")
-    elif op == "train":
-        held = _footballer(tx, club, ctx, str(a["target"]), None, "player")
-        if not isinstance(held, Held):
-            ask_table(tx, ctx, describe_effect(effect))
-            return
-        if not held.trained:
-            tx.put(replace_held(club, evolve(held, trained=True)))
-            tx.say("train", seat, f"{tx.name(held.id)} is trained: flip the card.", card=held.id)
-    elif op == "strength":
-        _strength(tx, club, ctx, effect)
-    elif op == "opponent_strength":
-        mod = (str(a.get("section", "all")), str(a.get("style", "any")), int(a["amount"]))
-        tx.put(evolve(club, opp_mods=club.opp_mods + (mod,)))
-        tx.say("opponent_strength", seat, f"Seat {seat}'s match: {describe_effect(effect)}.", amount=a["amount"])
-    elif op == "score":
-        goals = int(a.get("goals", 1))
-        if a["side"] == "us":
-            tx.put(evolve(club, goals=club.goals + goals))
-        else:
-            tx.put(evolve(club, conceded=club.conceded + goals))
-        whose = f"Seat {seat}" if a["side"] == "us" else f"Seat {seat}'s opponent"
-        tx.say("score", seat, f"{whose} scores {goals} goal(s) before the match.", side=a["side"], goals=goals)
-    elif op == "discount":
-        lasting = str(a["lasting"])
-        if lasting == "action":
-            ctx.discount += int(a["amount"])
-        else:
-            tx.put(set_mod(club, f"discount:{a['row']}:{lasting}", int(a["amount"])))
-        tx.say("discount", seat, f"Seat {seat} pays {a['amount']} € less when hiring from the {a['row']} row ({lasting}).")
-    elif op == "reach":
-        # the engine keeps no copy of the Transfer area, so the table checks the spaces; the hire itself names the card
-        reach = tx.profile.board.setup.reach + int(a["extra"])
-        until = {"action": "for the hire of this effect", "round": "until the End of the round", "permanent": "while this card is in play"}[str(a["lasting"])]
-        tx.say(
-            "reach", seat,
-            f"Seat {seat} may hire from the {reach} rightmost cards of the {str(a['row']).capitalize()} row instead of "
-            f"the {tx.profile.board.setup.reach} rightmost, {until}: take the card and name it in the hire.",
-            row=a["row"], extra=a["extra"], reach=reach, lasting=a["lasting"],
-        )
-    elif op == "hire":
-        _hire_effect(tx, ctx, str(a["row"]), effect)
-    elif op == "reroll_free":
-        purpose = str(a.get("purpose", "any"))
-        lasting = str(a.get("lasting", "round"))
-        # the lasting comes last so that the End of the round's sweep of ":round" modifiers finds it
-        key = f"free_rerolls:{lasting}" if purpose == "any" else f"free_rerolls:{purpose}:{lasting}"
-        tx.put(set_mod(club, key, int(a.get("count", 1))))
-        which = "" if purpose == "any" else f" of {_PURPOSE_WORDS.get(purpose, purpose)}"
-        until = "this round" if lasting == "round" else "for the rest of the game"
-        tx.say("reroll_free", seat, f"Seat {seat} gains {a.get('count', 1)} free reroll(s){which}, {until}.", count=a.get("count", 1), purpose=purpose, lasting=lasting)
-    elif op == "free_action":
-        tx.put(set_mod(club, "free_actions:round", int(a.get("count", 1))))
-        tx.say("free_action", seat, f"Seat {seat} gains {a.get('count', 1)} free action(s) without paying Operation.")
-    else:  # "text" and anything the engine does not automate
-        ask_table(tx, ctx, str(a.get("text", describe_effect(effect))), effect=effect.to_dict())
+    apply = tx.rules.ops.get(effect.op)
+    if apply is None:
+        _text(tx, club, ctx, effect)
+    else:
+        apply(tx, club, ctx, effect)
 
 
-def _ri(resource: str) -> int:
-    from engine.state import RES_INDEX
-
-    return RES_INDEX[resource]
+# ---------------------------------------------------------------------------------------------------------------
+# The ops.
 
 
-def _vp(tx: Tx, club: Club, ctx: Ctx, amount: int, to: str) -> None:
+def _gain(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
+    a = effect.params
+    amount = int(a["amount"]) * (_per_count(tx, club, str(a["per"])) if "per" in a else 1)
+    tx.put(with_res(club, str(a["resource"]), amount))
+    tx.say("gain", ctx.seat, f"Seat {ctx.seat} gains {amount} {str(a['resource']).capitalize()}.", resource=a["resource"], amount=amount)
+
+
+def _lose(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
+    a = effect.params
+    amount = min(int(a["amount"]), club.res[RES_INDEX[str(a["resource"])]])
+    tx.put(with_res(club, str(a["resource"]), -amount))
+    if amount:
+        tx.say("lose", ctx.seat, f"Seat {ctx.seat} loses {amount} {str(a['resource']).capitalize()}.", resource=a["resource"], amount=amount)
+
+
+def _stat(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
+    tx.put(move_stat(tx, club, str(effect["stat"]), int(effect["steps"])))
+
+
+def _vp(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
+    amount, to = int(effect["amount"]), str(effect.get("to", "club"))
     if to == "club":
         tx.put(evolve(club, vp_tokens=club.vp_tokens + amount))
         tx.say("vp", club.seat, f"Seat {club.seat} gains {amount} VP token(s).", amount=amount)
@@ -317,13 +211,25 @@ def _vp(tx: Tx, club: Club, ctx: Ctx, amount: int, to: str) -> None:
     tx.say("vp", club.seat, f"{amount} VP token(s) go on {tx.name(held.id)}.", amount=amount, card=held.id)
 
 
+def _footballer(tx: Tx, club: Club, ctx: Ctx, target: str, jersey: Any) -> Held | None | str:
+    """The footballer an effect hits; "roll" when a d10 must decide; None when the table must choose."""
+    if target == "roll_d10":
+        return "roll"
+    if target == "this_card":
+        return club.held(ctx.source)
+    if target == "jersey":
+        return hit_jersey(tx, club, int(jersey or 0))
+    chosen = ctx.take_target()
+    if chosen is None:
+        # no choice named: when only one card fits there is nothing to choose
+        fits = [h for h in club.players if target != "chosen_youngster" or tx.profile.cards[h.id].kind == "youngster"]
+        return fits[0] if len(fits) == 1 else None
+    return club.held(chosen)
+
+
 def _other_card(club: Club, ctx: Ctx) -> bool:
     """Whether the next chosen card is one of the club's Directors or Infrastructure tokens (not a footballer or Staff)."""
     return bool(ctx.targets) and (ctx.targets[0] in club.directors or ctx.targets[0] in club.infrastructure)
-
-
-def _other_name(tx: Tx, card_id: str) -> str:
-    return tx.name(card_id) if card_id in tx.profile.cards else f"The {tx.profile.board.infrastructure_kind(card_id).name} token"
 
 
 def _injure_or_suspend(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
@@ -334,12 +240,12 @@ def _injure_or_suspend(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
     if not injury and target == "chosen_card" and _other_card(club, ctx):
         chosen = ctx.take_target() or ""
         tx.put(suspend_other(club, chosen, count))
-        tx.say("suspension", club.seat, f"{_other_name(tx, chosen)} gets {count} Suspension token(s) ({ctx.label}): its actions and features are off until they are gone.",
+        tx.say("suspension", club.seat, f"{tx.token_name(chosen)} gets {count} Suspension token(s) ({ctx.label}): its actions and features are off until they are gone.",
                card=chosen, tokens=count)
         return
     if target in ("chosen_staff", "chosen_card"):
         target = "chosen_player"
-    held = _footballer(tx, club, ctx, target, a.get("jersey"), "player")
+    held = _footballer(tx, club, ctx, target, a.get("jersey"))
     if held == "roll":
         purpose = "injury" if injury else "suspension"
         tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", club.seat, purpose, "d10", True, count=count),))
@@ -351,11 +257,49 @@ def _injure_or_suspend(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
         else:
             ask_table(tx, ctx, describe_effect(effect))
         return
-    if injury:
-        tx.put(injure(tx, club, held, count, ctx.label))
-    else:
-        tx.put(replace_held(club, evolve(held, suspension=held.suspension + count)))
-        tx.say("suspension", club.seat, f"{tx.name(held.id)} gets {count} Suspension token(s) ({ctx.label}).", card=held.id, tokens=count)
+    tx.put(injure(tx, club, held, count, ctx.label) if injury else suspend(tx, club, held, count, ctx.label))
+
+
+def _heal(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
+    held = _footballer(tx, club, ctx, str(effect["target"]), None)
+    if not isinstance(held, Held):
+        ask_table(tx, ctx, describe_effect(effect))
+        return
+    tx.put(replace_held(club, evolve(held, injury=0)))
+    tx.say("heal", ctx.seat, f"{tx.name(held.id)} is no longer injured.", card=held.id)
+
+
+def _unsuspend(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
+    a = effect.params
+    if a["target"] == "chosen_card" and _other_card(club, ctx):
+        chosen = ctx.take_target() or ""
+        n = min(int(a.get("tokens", 1)), club.suspension_on(chosen))
+        tx.put(suspend_other(club, chosen, -n))
+        tx.say("unsuspend", ctx.seat, f"{n} Suspension token(s) leave {tx.token_name(chosen)}.", card=chosen, tokens=n)
+        return
+    held = _footballer(tx, club, ctx, str(a["target"]), None)
+    if not isinstance(held, Held):
+        ask_table(tx, ctx, describe_effect(effect))
+        return
+    n = min(int(a.get("tokens", 1)), held.suspension)
+    tx.put(replace_held(club, evolve(held, suspension=held.suspension - n)))
+    tx.say("unsuspend", ctx.seat, f"{n} Suspension token(s) leave {tx.name(held.id)}.", card=held.id, tokens=n)
+
+
+def _prevent_injury(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
+    key = f"prevent_injury:{effect.get('lasting', 'round')}"
+    tx.put(set_mod(club, key, int(effect.get("count", 1))))  # type: ignore[arg-type]
+    tx.say("prevent_injury", ctx.seat, f"Seat {ctx.seat} will ignore the next {effect.get('count', 1)} injury(ies).")
+
+
+def _train(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
+    held = _footballer(tx, club, ctx, str(effect["target"]), None)
+    if not isinstance(held, Held):
+        ask_table(tx, ctx, describe_effect(effect))
+        return
+    if not held.trained:
+        tx.put(replace_held(club, evolve(held, trained=True)))
+        tx.say("train", ctx.seat, f"{tx.name(held.id)} is trained: flip the card.", card=held.id)
 
 
 def _strength(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
@@ -366,7 +310,7 @@ def _strength(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
     elif target == "chosen_player":
         hit = [club.held(ctx.take_target() or "")]
     elif target == "section":
-        hit = [h for h in club.players if a.get("section") in side_of(tx.profile, h).sections]
+        hit = [h for h in club.players if a.get("section") in side_of(tx, h, club).sections]
     else:
         hit = list(club.players)
     hit_cards = [h for h in hit if h is not None and h in club.players]
@@ -383,24 +327,98 @@ def _strength(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
     tx.say("strength", club.seat, f"{names}: Strength {amount:+d} ({lasting}).", cards=[h.id for h in hit_cards], amount=amount)
 
 
-def _hire_effect(tx: Tx, ctx: Ctx, row: str, effect: Effect) -> None:
-    from engine.rules import actions
+def _opponent_strength(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
+    mod = (str(effect.get("section", "all")), str(effect.get("style", "any")), int(effect["amount"]))
+    tx.put(evolve(club, opp_mods=club.opp_mods + (mod,)))
+    tx.say("opponent_strength", ctx.seat, f"Seat {ctx.seat}'s match: {describe_effect(effect)}.", amount=effect["amount"])
 
-    chosen = ctx.take_target()
-    if chosen is None:
-        ask_table(tx, ctx, describe_effect(effect))
-        return
-    try:
-        actions.hire_from_row(tx, ctx.seat, row, chosen, discount=ctx.discount)
-    except EngineError as err:
-        # the card's effect fails, not the event that triggered it (a roll must always be accepted)
-        tx.say("no_effect", ctx.seat, f"{ctx.label}: the hire does not happen. {err}", source=ctx.source)
-    ctx.discount = 0
+
+def _score(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
+    goals, side, seat = int(effect.get("goals", 1)), effect["side"], ctx.seat  # type: ignore[arg-type]
+    if side == "us":
+        tx.put(evolve(club, goals=club.goals + goals))
+    else:
+        tx.put(evolve(club, conceded=club.conceded + goals))
+    whose = f"Seat {seat}" if side == "us" else f"Seat {seat}'s opponent"
+    tx.say("score", seat, f"{whose} scores {goals} goal(s) before the match.", side=side, goals=goals)
+
+
+def _discount(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
+    a = effect.params
+    lasting = str(a["lasting"])
+    if lasting == "action":
+        ctx.discount += int(a["amount"])
+    else:
+        tx.put(set_mod(club, f"discount:{a['row']}:{lasting}", int(a["amount"])))
+    tx.say("discount", ctx.seat, f"Seat {ctx.seat} pays {a['amount']} € less when hiring from the {a['row']} row ({lasting}).")
+
+
+def _reach(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
+    # the engine keeps no copy of the Transfer area, so the table checks the spaces; the hire itself names the card
+    a = effect.params
+    rightmost = tx.profile.board.setup.reach
+    reach = rightmost + int(a["extra"])
+    until = {"action": "for the hire of this effect", "round": "until the End of the round", "permanent": "while this card is in play"}[str(a["lasting"])]
+    tx.say(
+        "reach", ctx.seat,
+        f"Seat {ctx.seat} may hire from the {reach} rightmost cards of the {str(a['row']).capitalize()} row instead of "
+        f"the {rightmost} rightmost, {until}: take the card and name it in the hire.",
+        row=a["row"], extra=a["extra"], reach=reach, lasting=a["lasting"],
+    )
+
+
+def _reroll_free(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
+    purpose = str(effect.get("purpose", "any"))
+    lasting = str(effect.get("lasting", "round"))
+    count = effect.get("count", 1)
+    # the lasting comes last so that the End of the round's sweep of ":round" modifiers finds it
+    key = f"free_rerolls:{lasting}" if purpose == "any" else f"free_rerolls:{purpose}:{lasting}"
+    tx.put(set_mod(club, key, int(count)))  # type: ignore[arg-type]
+    which = "" if purpose == "any" else f" of {PURPOSE_WORDS.get(purpose, purpose)}"
+    until = "this round" if lasting == "round" else "for the rest of the game"
+    tx.say("reroll_free", ctx.seat, f"Seat {ctx.seat} gains {count} free reroll(s){which}, {until}.", count=count, purpose=purpose, lasting=lasting)
+
+
+def _free_action(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
+    tx.put(set_mod(club, "free_actions:round", int(effect.get("count", 1))))  # type: ignore[arg-type]
+    tx.say("free_action", ctx.seat, f"Seat {ctx.seat} gains {effect.get('count', 1)} free action(s) without paying Operation.")
+
+
+def _text(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
+    """``text``, and an op no part of this game applies: the table resolves it and records what it did."""
+    ask_table(tx, ctx, str(effect.get("text", describe_effect(effect))), effect=effect.to_dict())
+
+
+#: Every base effect op but ``hire`` (the Tuesday–Thursday rules add it): ``apply(tx, club, ctx, effect)``.
+OPS: dict[str, Callable[[Tx, Club, Ctx, Effect], None]] = {
+    "gain": _gain,
+    "lose": _lose,
+    "stat": _stat,
+    "vp": _vp,
+    "injure": _injure_or_suspend,
+    "suspend": _injure_or_suspend,
+    "heal": _heal,
+    "unsuspend": _unsuspend,
+    "prevent_injury": _prevent_injury,
+    "train": _train,
+    "strength": _strength,
+    "opponent_strength": _opponent_strength,
+    "score": _score,
+    "discount": _discount,
+    "reach": _reach,
+    "reroll_free": _reroll_free,
+    "free_action": _free_action,
+    "text": _text,
+}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Effects that wait for a die.
 
 
 def _await_effect_roll(tx: Tx, ctx: Ctx, die: str, effect: Effect) -> None:
     # the pending roll names the effect by its index in the source card's abilities so it stays JSON-safe
-    ref = effect_ref(tx, ctx.source or ctx.table, effect)
+    ref = effect_ref(tx, ctx.source or ctx.table, effect, ctx.seat)
     tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", ctx.seat, "effect", die, True, ref=ref),))
     tx.say("await_roll", ctx.seat, f"Seat {ctx.seat}: roll the {die} for {ctx.label or 'the effect'}.", die=die, purpose="effect")
 
@@ -410,12 +428,12 @@ def consequence_ref(result: str, value: int) -> str:
     return f"@match_consequence:{result}:{value}"
 
 
-def _all_effects(tx: Tx, source: str) -> list[Effect]:
+def _all_effects(tx: Tx, source: str, seat: int) -> list[Effect]:
     card = tx.profile.cards.get(source)
     out: list[Effect] = []
     if source.startswith("@match_consequence:"):
         _, result, value = source.split(":")
-        return list(tx.profile.board.consequence(result, int(value)))
+        return list(tx.board(seat).consequence(result, int(value)))
     if card is None:
         # a Stadium Infrastructure token is board data, not a card
         for kind in tx.profile.board.infrastructure:
@@ -436,16 +454,16 @@ def _all_effects(tx: Tx, source: str) -> list[Effect]:
     return out
 
 
-def effect_ref(tx: Tx, source: str, effect: Effect) -> str:
+def effect_ref(tx: Tx, source: str, effect: Effect, seat: int) -> str:
     """A JSON-safe reference to an effect of a card: "<card id>#<index among its effects>"."""
-    effects = _all_effects(tx, source)
+    effects = _all_effects(tx, source, seat)
     return f"{source}#{effects.index(effect)}" if effect in effects else f"{source}#-1"
 
 
 def resolve_effect_roll(tx: Tx, seat: int, ref: str, value: int, targets: list[str] | None = None) -> None:
     """Apply the effect a pending ``roll`` condition was waiting for, with the rolled value."""
     source, _, index = ref.rpartition("#")
-    effects = _all_effects(tx, source)
+    effects = _all_effects(tx, source, seat)
     i = int(index)
     if 0 <= i < len(effects):
         if source.startswith("@"):
@@ -465,7 +483,11 @@ def _source_name(tx: Tx, source: str) -> str:
     return tx.name(source)
 
 
-_PURPOSE_WORDS = {
+# ---------------------------------------------------------------------------------------------------------------
+# Effects in words.
+
+#: What each roll purpose is, for sentences.
+PURPOSE_WORDS = {
     "board_meeting": "a Board meeting roll",
     "match_consequence": "a Match consequence roll",
     "potential": "a Club potential roll",
@@ -506,7 +528,7 @@ def describe_effect(effect: Effect) -> str:
         "hire": lambda: f"hire a card from the {a.get('row')} row",
         "reach": lambda: f"take a card up to {a.get('extra')} space(s) further left in the {a.get('row')} row",
         "discount": lambda: f"pay {a.get('amount')} € less in the {a.get('row')} row",
-        "reroll_free": lambda: f"reroll {a.get('count', 1)} die for free" + ("" if a.get("purpose", "any") == "any" else f" ({_PURPOSE_WORDS.get(str(a.get('purpose')), a.get('purpose'))})"),
+        "reroll_free": lambda: f"reroll {a.get('count', 1)} die for free" + ("" if a.get("purpose", "any") == "any" else f" ({PURPOSE_WORDS.get(str(a.get('purpose')), a.get('purpose'))})"),
         "free_action": lambda: f"take {a.get('count', 1)} free action(s) without Operation",
         "prevent_injury": lambda: f"ignore the next {a.get('count', 1)} injury(ies)",
     }.get(effect.op)

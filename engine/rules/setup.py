@@ -1,4 +1,5 @@
-"""Setup events: clubs take seats, Directors, starting footballers, Opponent cards, Objective, Tactic, First player."""
+"""Setup (rulebook, Setup: player boards): clubs take seats, Directors, starting footballers, Opponent cards,
+Objective, Tactic, and the First player, who starts week 1."""
 
 from __future__ import annotations
 
@@ -6,17 +7,16 @@ from typing import Any
 
 from engine import errors as E
 from engine.cards import STYLES, Director
-from engine.rules.common import Tx, card_marker, field, flip_markers, move_stat, owner_of, seat_of
+from engine.rules.context import card_marker, field, flip_markers, move_stat, owner_of, seat_of
 from engine.rules.effects import Ctx, apply_abilities
-from engine.state import Club, Held, State, evolve
+from engine.state import Club, Held, State, Team, evolve
+from engine.tx import Tx
 
 
 def _setup_only(tx: Tx, seat: int | None, what: str) -> None:
     if tx.state.stage != "setup":
-        from engine.rules.common import stage_name
-
         raise E.WrongStage(
-            E.WRONG_STAGE.format(seat=seat, what=what, stage=stage_name(tx.state), expected="and this belongs to the setup")
+            E.WRONG_STAGE.format(seat=seat, what=what, stage=tx.stage_name(), expected="and this belongs to the setup")
         )
 
 
@@ -44,7 +44,7 @@ def on_club(tx: Tx) -> None:
         raise E.NotAllowed(E.TOO_MANY_CLUBS.format(count=len(tx.state.clubs), max=setup.max_clubs))
     trainers = setup.first_trainers
     trainer = trainers[len(tx.state.clubs) % len(trainers)] if trainers else None
-    start = tx.profile.board.stat_start
+    start = tx.board(seat).stat_start
     club = Club(seat=seat, name=name, stats=(start, start, start, start), staff=(Held(trainer),) if trainer else ())
     clubs = tuple(sorted(tx.state.clubs + (club,), key=lambda c: c.seat))
     tx.state = evolve(tx.state, clubs=clubs)
@@ -139,6 +139,11 @@ def on_opponents(tx: Tx) -> None:
         if c.team in teams:
             raise E.NotAllowed(E.SETUP_OPPONENT_EMBLEM.format(seat=seat, team=tx.profile.board.team(c.team).name))
         teams.add(c.team)
+    weeks = tx.state.game.option("weeks")
+    if weeks is not None:
+        needed = tx.rules.opponents_needed(tx.state, weeks, weeks)  # type: ignore[attr-defined]
+        if len(cards) != needed:
+            raise E.NotAllowed(E.SETUP_OPPONENT_WEEKS.format(seat=seat, count=len(cards), weeks=weeks, needed=needed))
     others = {len(c.opponents) for c in tx.state.clubs if c.opponents}
     if others and len(cards) not in others:
         raise E.NotAllowed(E.SETUP_OPPONENT_COUNT.format(seat=seat, count=len(cards), others=others.pop()))
@@ -187,9 +192,7 @@ def missing(state: State, profile: Any) -> list[tuple[int, str, list[str]]]:
 
 
 def on_first_player(tx: Tx) -> None:
-    """The First player takes the Stage marker and week 1 begins with Monday."""
-    from engine.rules import flow
-
+    """The First player takes the Stage marker; week 1 begins with Monday (the setup's phase is then over)."""
     ev = tx.event
     seat = seat_of(ev)
     _setup_only(tx, seat, "become the First player")
@@ -198,15 +201,24 @@ def on_first_player(tx: Tx) -> None:
     if gaps:
         words = "; ".join(f"Seat {s} needs {w}" for s, w, _ in gaps)
         raise E.NotAllowed(E.SETUP_INCOMPLETE.format(missing=words))
-    weeks = len(tx.state.clubs[0].opponents)
-    teams = tuple(_team(t.id) for t in tx.profile.board.teams)
+    tx.rules.setup_check(tx)  # type: ignore[attr-defined]
+    weeks = tx.state.game.option("weeks") or len(tx.state.clubs[0].opponents)
+    teams = tuple(Team(t.id) for t in tx.board(None).teams)
     tx.state = evolve(tx.state, first_seat=seat, weeks=weeks, teams=teams)
     tx.say("first_player", seat, f"Seat {seat} is the First player and takes the Stage marker. The game lasts {weeks} weeks.", weeks=weeks)
-    flow.start_week(tx, 1)
 
 
-def _team(team_id: str) -> Any:
-    from engine.state import Team
+def setup_over(tx: Tx) -> bool:
+    """The setup is over once the First player is named."""
+    return tx.state.first_seat != 0
 
-    return Team(team_id)
 
+def setup_awaiting(state: State) -> list[dict[str, Any]]:
+    """A club to seat first; then what each club still lacks; then the First player."""
+    if not state.clubs:
+        return [{"seat": None, "need": "club"}]
+    gaps = missing(state, None)
+    out: list[dict[str, Any]] = [{"seat": seat, "need": "card", "kinds": kinds, "what": words} for seat, words, kinds in gaps]
+    if not gaps:
+        out.append({"seat": None, "need": "first_player"})
+    return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 import engine
 from engine.cards import Effect
 from engine.legal import setup_events
-from engine.rules.match import zone_goals
+from engine.rules.matchday import zone_goals
 from engine.state import Held, State, evolve
 from engine.views import final_scores
 

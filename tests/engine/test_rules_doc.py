@@ -15,8 +15,15 @@ DOC = (Path(engine.__file__).parent / "RULES.md").read_text()
 
 
 def test_every_event_type_is_documented() -> None:
-    missing = [name for name in EVENT_TYPES if f"`{name}`" not in DOC]
+    missing = [name for name in engine.event_types() if f"`{name}`" not in DOC]
     assert not missing, f"RULES.md does not mention {missing}"
+    assert set(EVENT_TYPES) < set(engine.event_types())
+
+
+def test_every_hook_a_module_may_fill_is_documented() -> None:
+    from engine.host import HOOKS
+
+    assert not [name for name in HOOKS if f"`{name}`" not in DOC]
 
 
 def test_every_need_and_announcement_kind_of_the_golden_game_is_documented() -> None:
@@ -34,7 +41,7 @@ def test_every_need_and_announcement_kind_of_the_golden_game_is_documented() -> 
 
 
 def test_every_announcement_kind_in_the_rules_is_documented() -> None:
-    source = "".join(p.read_text() for p in (Path(engine.__file__).parent / "rules").glob("*.py"))
+    source = "".join(p.read_text() for p in Path(engine.__file__).parent.rglob("*.py"))
     kinds = set(re.findall(r'say\(\s*"(\w+)"', source))
     assert len(kinds) > 40
     assert not sorted(k for k in kinds if f"`{k}`" not in DOC)

@@ -16,9 +16,31 @@ def by_type(events: list[dict[str, object]], kind: str) -> dict[object, dict[str
     return {e["seat"]: e for e in events if e["type"] == kind}
 
 
-def test_an_empty_form_gets_the_tables_own_deal() -> None:
+BASE_GAME = {"type": "game", "pack": "eleven", "modules": [], "options": {}}
+
+
+def test_an_empty_form_gets_the_tables_own_deal_after_the_event_that_names_the_game() -> None:
     game = NewGame(clubs=[{"seat": 1, "name": "Club 1"}, {"seat": 2, "name": "Club 2"}])
-    assert setup_events(PROFILE, game) == table_deal(PROFILE, [1, 2])
+    events = setup_events(PROFILE, game)
+    assert events[0] == BASE_GAME
+    assert events == table_deal(PROFILE, [1, 2], game=BASE_GAME)
+    assert engine.replay(PROFILE, events).game == engine.replay(PROFILE, events[1:]).game  # the base game either way
+
+
+def test_the_weeks_chosen_deal_as_many_opponent_cards_and_set_the_games_length() -> None:
+    game = NewGame(clubs=[{"seat": 1, "name": "A"}, {"seat": 2, "name": "B"}], options={"weeks": 6})
+    events = setup_events(PROFILE, game)
+    assert events[0] == {**BASE_GAME, "options": {"weeks": 6}}
+    assert all(len(e["cards"]) == 6 for e in by_type(events, "opponents").values())
+    state = engine.replay(PROFILE, events)
+    assert (state.weeks, state.game.option("weeks")) == (6, 6)
+
+
+def test_a_module_the_engine_does_not_have_is_refused_with_a_sentence() -> None:
+    game = NewGame(clubs=[{"seat": 1, "name": "A"}], modules=["referee_from_the_future"])
+    with pytest.raises(engine.errors.EngineError) as info:
+        engine.replay(PROFILE, setup_events(PROFILE, game))
+    assert str(info.value).startswith('There is no module "referee_from_the_future".')
 
 
 def test_cards_chosen_for_one_club_are_never_dealt_to_another() -> None:
@@ -54,7 +76,7 @@ def test_without_the_deal_only_the_named_cards_are_set_up_and_the_seats_tap_the_
                           {"seat": 3, "name": "Blues", "veteran": "vet_01", "youngster": "yg_02"}], deal=False)
     events = setup_events(PROFILE, game)
     assert events == [
-        {"type": "club", "seat": 1, "name": "Reds"}, {"type": "club", "seat": 3, "name": "Blues"},
+        BASE_GAME, {"type": "club", "seat": 1, "name": "Reds"}, {"type": "club", "seat": 3, "name": "Blues"},
         {"type": "opponents", "seat": 1, "cards": ["opp_downtown_1"]}, {"type": "objective", "seat": 1, "card": "obj_01"},
         {"type": "starting_players", "seat": 3, "veteran": "vet_01", "youngster": "yg_02"},
     ]

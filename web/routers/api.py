@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
+import engine
 from engine.cards import ZONES
 from engine.rules.adjust import ADJUSTABLE
 from web.choices import asks
@@ -56,6 +57,7 @@ def rules(table: TableDep) -> dict[str, Any]:
                   "sections": dict(pitch.section_max), "total": pitch.on_pitch, "jerseys": list(pitch.jerseys),
                   "blanks": pitch.blank_jerseys, "start": dict(pitch.start_sections)},
         "adjustable": list(ADJUSTABLE),
+        "modules": engine.modules(),
         "stands": {"board": profile_of(table).board.board_stands,
                    "infrastructure": {k.id: k.stands for k in profile_of(table).board.infrastructure if k.stands}},
     }

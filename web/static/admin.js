@@ -100,7 +100,7 @@ $("newgame").addEventListener("submit", async (event) => {
     directors: picked(b.querySelector(".directors")), opponents: ordered(b.querySelector(".opponents")),
     veteran: value(b, "veteran"), youngster: value(b, "youngster"), objective: value(b, "objective"), tactic: value(b, "tactic"),
   }));
-  const opts = Object.fromEntries([...document.querySelectorAll("input[name=opt]")].map((i) => [i.value, i.checked]));
+  const modules = [...document.querySelectorAll("input[name=module]")].filter((i) => i.checked).map((i) => i.value);
   const first = Number($("first-seat").value) || null;
   const game = latest?.game;
   if (running(game) && confirmedFor !== game.events) {
@@ -110,13 +110,14 @@ $("newgame").addEventListener("submit", async (event) => {
     $("newgame-start").textContent = "Yes, end it and start the new game";
     return;
   }
-  const r = await post("/api/actions/new-game", {clubs, first_seat: first, options: opts});
+  const r = await post("/api/actions/new-game", {clubs, first_seat: first, modules});
   say($("newgame-msg"), r.ok ? "The game has started. The table view shows it." : r.message, r.ok);
   confirmedFor = null;
   $("newgame-start").textContent = "Start the game";
 });
 
 export const SENTENCES = {
+  noModules: "No rule modules are installed on this table yet: the game follows the base rulebook.",
   replaceGame: (game) => `A game is running (Week ${game.week}, ${game.stage_name || game.stage}). ` +
     "Starting a new one ends it for good: press the button again to do so.",
 };
@@ -223,5 +224,16 @@ live((snapshot) => {
   drawCorrect();
   if (!$("unlocked").hidden) drawEnrol();
 });
-fetch("/api/rules").then((r) => r.json()).then((rules) => { adjustable = rules.adjustable || []; drawCorrect(); });
+/** The rule modules the engine offers, as checkboxes of the new game's form. */
+function drawModules(modules) {
+  fill($("modules"), h("legend", {}, "Modules (advanced rules)"), modules.length
+    ? modules.map((m) => h("label", {title: m.doc}, h("input", {type: "checkbox", name: "module", value: m.name}), ` ${m.title}`))
+    : h("p", {class: "hint"}, SENTENCES.noModules));
+}
+
+fetch("/api/rules").then((r) => r.json()).then((rules) => {
+  adjustable = rules.adjustable || [];
+  drawCorrect();
+  drawModules(rules.modules || []);
+});
 refresh();

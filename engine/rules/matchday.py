@@ -1,4 +1,6 @@
-"""Matchday: lineups and the pitch rules, Stands, Tactic cards, the nine zone pairs, the result and its consequences."""
+"""Matchday (rulebook, Matchday: Prepare for the match, Resolve the match, Result of the match): each club's lineup
+and the pitch's rules, the Stands, a Tactic card, its match abilities, the nine zone pairs against its Opponent
+card, the result, the Stands' €, experience, and the Match consequence roll."""
 
 from __future__ import annotations
 
@@ -8,29 +10,28 @@ from typing import Any, Sequence
 
 from engine import errors as E
 from engine.cards import STYLES, ZONES, Opponent, PlayerCard, Profile
-from engine.rules.common import (
-    Tx,
+from engine.rules.abilities import MATCH_TIMINGS, card_abilities, card_actions
+from engine.rules.context import (
     describe_quad,
     event_roll,
     event_targets,
     field,
+    flip_markers,
     pay,
     quad_add,
     quad_of,
     replace_held,
     seat_of,
+    set_mod,
     side_of,
-    stage_name,
     unavailable,
-    flip_markers,
-    suspend_other,
     with_res,
 )
-from engine.rules.effects import Ctx, apply_abilities, apply_effects, consequence_ref, hit_jersey, injure
-from engine.state import Club, Held, Pending, Placed, evolve
-
-MATCH_TIMINGS = ("before_match", "during_match", "after_match")
-
+from engine.rules.effects import Ctx, apply_abilities, apply_effects, consequence_ref
+from engine.rules.league import move_team
+from engine.rules.suspension_and_injury import blank_markers, injury_roll, resting, shed_tokens
+from engine.state import Club, Held, Pending, Placed, State, evolve
+from engine.tx import Tx
 
 def zone_goals(attackers: Sequence[int], defenders: Sequence[int]) -> int:
     """Goals attackers score against defenders in one zone pair.
@@ -68,7 +69,7 @@ class ZoneResult:
 
 def _matchday(tx: Tx, seat: int, what: str) -> Club:
     if tx.state.stage != "matchday":
-        raise E.WrongStage(E.WRONG_STAGE.format(seat=seat, what=what, stage=stage_name(tx.state), expected="and this happens on Matchday"))
+        raise E.WrongStage(E.WRONG_STAGE.format(seat=seat, what=what, stage=tx.stage_name(), expected="and this happens on Matchday"))
     return tx.club(seat)
 
 
@@ -88,23 +89,15 @@ def strength_of(tx: Tx, club: Club, placed: Placed) -> int:
         return 1
     held = club.held(placed.card)
     assert held is not None
-    return max(0, side_of(tx.profile, held).strength + held.strength_temp + held.strength_perm)
+    return max(0, side_of(tx, held, club).strength + held.strength_temp + held.strength_perm)
 
 
 def stands_of(tx: Tx, club: Club) -> int:
     """Stands the club has: printed on the board plus built ones."""
-    board = tx.profile.board
+    board = tx.board(club.seat)
     # a suspended Stands token lends no Stands until its tokens are gone
     off = sum(board.infrastructure_kind(k).stands for k, _ in club.suspended if k in club.infrastructure)
     return board.board_stands + sum(board.infrastructure_kind(k).stands for k in club.infrastructure) - off
-
-
-def blank_markers(tx: Tx, club: Club) -> int:
-    """Blank jersey markers the club may use: the printed ones, plus a proxy for every number it cannot field
-    because all its cards with that number are injured or suspended (ten must always play)."""
-    blocked = {side_of(tx.profile, h).jersey for h in club.players if h.unavailable}
-    fit = {side_of(tx.profile, h).jersey for h in club.players if not h.unavailable}
-    return tx.profile.board.pitch.blank_jerseys + len(blocked - fit)
 
 
 def _plain_side(tx: Tx, club: Club, jersey: int | None, style: Any) -> str:
@@ -120,7 +113,7 @@ def _plain_side(tx: Tx, club: Club, jersey: int | None, style: Any) -> str:
     if shows is not None and style != shows:
         raise E.NotAllowed(E.LINEUP_MARKER_SIDE.format(jersey=jersey, shows=shows, style=style))
     if jersey is not None:
-        wearing = [h for h in club.players if side_of(tx.profile, h).jersey == jersey]
+        wearing = [h for h in club.players if side_of(tx, h, club).jersey == jersey]
         if wearing and all(h.unavailable for h in wearing):
             raise E.NotAllowed(E.LINEUP_UNAVAILABLE.format(name=f"Number {jersey} ({tx.name(wearing[0].id)})"))
     return str(style)
@@ -151,7 +144,7 @@ def _setup_sides(tx: Tx, club: Club, lineup: tuple[Placed, ...]) -> tuple[tuple[
     if not revealed:
         return club.markers_setup
     sides = club.markers_setup + revealed
-    styles = dict(tx.profile.board.pitch.start_styles)
+    styles = dict(tx.board(club.seat).pitch.start_styles)
     attack = sum(1 for _, side in sides if side == "attack")
     defence = len(sides) - attack
     if attack > styles.get("attack", 0) or defence > styles.get("defence", 0):
@@ -161,7 +154,7 @@ def _setup_sides(tx: Tx, club: Club, lineup: tuple[Placed, ...]) -> tuple[tuple[
 
 
 def _parse_lineup(tx: Tx, club: Club, entries: Any) -> tuple[Placed, ...]:
-    pitch = tx.profile.board.pitch
+    pitch = tx.board(club.seat).pitch
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise E.BadEvent(E.BAD_FIELD.format(type="lineup", field="players", why="a list of {zone, jersey, card, style}"))
     if len(entries) != pitch.on_pitch:
@@ -183,7 +176,7 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any) -> tuple[Placed, ...]:
                 raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=club.seat, name=card.name))
             if held.unavailable:
                 raise E.NotAllowed(E.LINEUP_UNAVAILABLE.format(name=card.name))
-            side = side_of(tx.profile, held)
+            side = side_of(tx, held, club)
             wanted = side.jersey if side.jersey in pitch.jerseys else None
             if jersey is None and wanted is not None:
                 jersey = wanted
@@ -255,49 +248,15 @@ def on_lineup(tx: Tx) -> None:
         players=[{"zone": p.zone, "jersey": p.jersey, "card": p.card, "style": p.style} for p in lineup], stands=stands,
     )
     # the cards that sit out because of their tokens: they shed one at step 4, after the effects before the match
-    resting = [h.id for h in club.players + club.staff if h.unavailable] + [k for k, _ in club.suspended]
+    sitting_out = resting(club)
     _mandatory(tx, seat, "before_match")
-    shed_tokens(tx, seat, resting)
-
-
-def shed_tokens(tx: Tx, seat: int, resting: list[str]) -> None:
-    """Matchday step 4: each injured or suspended card (and Director or token) is exhausted and loses one token."""
-    club = tx.club(seat)
-    for card_id in resting:
-        held = club.held(card_id)
-        if held is not None:
-            if not held.unavailable:
-                continue  # healed or freed before the match
-            injury = max(0, held.injury - 1)
-            suspension = held.suspension if held.injury else max(0, held.suspension - 1)
-            club = replace_held(club, evolve(held, exhausted=True, injury=injury, suspension=suspension))
-            left = injury or suspension
-            tx.say(
-                "recovery", seat,
-                f"{tx.name(card_id)} is exhausted to shed a token; {left} week(s) left." if left else f"{tx.name(card_id)} is fit again from next week.",
-                card=card_id, injury=injury, suspension=suspension,
-            )
-            continue
-        tokens = club.suspension_on(card_id)
-        if not tokens:
-            continue
-        club = suspend_other(club, card_id, -1)
-        if card_id not in club.exhausted:
-            club = evolve(club, exhausted=club.exhausted + (card_id,))
-        name = tx.name(card_id) if card_id in tx.profile.cards else f"The {tx.profile.board.infrastructure_kind(card_id).name} token"
-        tx.say(
-            "recovery", seat,
-            f"{name} is exhausted to shed a Suspension token; {tokens - 1} left." if tokens > 1 else f"{name} works again from next week.",
-            card=card_id, injury=0, suspension=tokens - 1,
-        )
-    tx.put(club)
+    tx.rules.before_match(tx, seat)  # type: ignore[attr-defined]
+    shed_tokens(tx, seat, sitting_out)
 
 
 def _mandatory(tx: Tx, seat: int, timing: str) -> None:
     """Effects that happen by themselves at a moment of the match: the mandatory abilities of the club's cards
     (footballers only when they play); the others are offered to the club (`actions.offered`)."""
-    from engine.rules.flow import card_abilities
-
     club = tx.club(seat)
     for source, abilities in card_abilities(tx, club):
         apply_abilities(tx, abilities, timing, Ctx(seat=seat, source=source, label=tx.name(source), roll=event_roll(tx.event)))
@@ -308,7 +267,7 @@ def _mandatory(tx: Tx, seat: int, timing: str) -> None:
         held = club.held(p.card)
         if held is None:
             continue
-        for ability in side_of(tx.profile, held).abilities:
+        for ability in side_of(tx, held, club).abilities:
             if ability.timing == timing and not ability.optional:
                 apply_effects(tx, ability.effects, Ctx(seat=seat, source=p.card, label=tx.name(p.card), roll=event_roll(tx.event)))
 
@@ -318,12 +277,12 @@ def on_tactic_played(tx: Tx) -> None:
     ev = tx.event
     seat = seat_of(ev)
     club = _before_kickoff(tx, seat, "play a Tactic card")
-    if club.tactic_played is not None:
+    if club.mod("tactics:round") >= tx.rules.tactics_allowed(tx, club, 1):  # type: ignore[attr-defined]
         raise E.NotAllowed(E.TACTIC_ONE.format(seat=seat))
     card = tx.card(field(ev, "card", str, "the id of the Tactic card played"), "tactic")
     if card.id not in club.tactics:
         raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=seat, name=card.name))
-    tx.put(evolve(club, tactic_played=card.id))
+    tx.put(set_mod(evolve(club, tactic_played=card.id), "tactics:round", 1))
     tx.say("tactic_played", seat, f"Seat {seat} plays the Tactic {card.name}.", card=card.id)
     apply_effects(tx, card.effects, Ctx(seat=seat, source=card.id, label=card.name, targets=event_targets(ev), roll=event_roll(ev)))
 
@@ -331,8 +290,6 @@ def on_tactic_played(tx: Tx) -> None:
 def use_match_card(tx: Tx, seat: int, card_id: str) -> None:
     """A card's match ability (a footballer's paid from resources assigned to it; others' from the supply)."""
     club = _matchday(tx, seat, "use a card")
-    from engine.rules.actions import card_actions
-
     found = card_actions(tx, club, card_id)
     name = tx.name(card_id)
     if found is None:
@@ -373,7 +330,7 @@ def use_match_card(tx: Tx, seat: int, card_id: str) -> None:
 
 def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResult], Counter[str]]:
     """Compare the nine zone pairs; returns each pair's result and the goals each footballer card scored."""
-    pitch = tx.profile.board.pitch
+    pitch = tx.board(club.seat).pitch
     lineup = club.lineup or ()
     scorers: Counter[str] = Counter()
     out = []
@@ -414,16 +371,17 @@ def on_kickoff(tx: Tx) -> None:
     opponent: Opponent = tx.profile.cards[club.opponents[tx.state.week - 1]]  # type: ignore[assignment]
     _mandatory(tx, seat, "during_match")
     club = tx.club(seat)
-    zones, scorers = resolve_zones(tx, club, opponent)
+    resolved = tx.rules.match_resolver(tx, seat)  # type: ignore[attr-defined]
+    zones, scorers = resolved if resolved is not None else resolve_zones(tx, club, opponent)
     goals = club.goals + sum(z.scored for z in zones)
     conceded = club.conceded + sum(z.conceded for z in zones)
     result = "win" if goals > conceded else "draw" if goals == conceded else "loss"
     their = {"win": "loss", "loss": "win", "draw": "draw"}[result]
-    board = tx.profile.board
+    board = tx.board(None)
     points = dict(board.league_points)
     team_name = board.team(opponent.team).name
     against = opponent.name if opponent.name == team_name else f"{opponent.name} ({team_name})"
-    tx.state = evolve(tx.state, teams=tuple(evolve(t, points=t.points + points[their]) if t.id == opponent.team else t for t in tx.state.teams))
+    move_team(tx, opponent.team, points[their])
     club = evolve(club, goals=goals, conceded=conceded, result=result, points=club.points + points[result])
     for z in zones:
         if z.scored or z.conceded:
@@ -448,6 +406,7 @@ def on_kickoff(tx: Tx) -> None:
         players.append(h)
     tx.put(evolve(club, players=tuple(players)))
     _mandatory(tx, seat, "after_match")
+    tx.rules.after_match(tx, seat)  # type: ignore[attr-defined]
     tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", seat, "match_consequence", "d6", True),))
 
 
@@ -470,33 +429,49 @@ def _experience(tx: Tx, seat: int, held: Held, goals: int) -> Held:
     return held
 
 
-def consequence_roll(tx: Tx, seat: int, value: int, targets: list[str] | None = None) -> None:
-    """The Match consequence roll: the d6 against the board's table for the result."""
+def consequence_roll(tx: Tx, pending: Pending, value: int) -> None:
+    """The Match consequence roll (purpose ``match_consequence``): the d6 against the board's table for the result."""
+    seat = pending.seat
+    assert seat is not None
     club = tx.club(seat)
     assert club.result is not None
-    effects = tx.profile.board.consequence(club.result, value)
+    effects = tx.board(seat).consequence(club.result, value)
+    effects = tx.rules.consequence(tx, seat, club.result, value, effects)  # type: ignore[attr-defined]
     tx.put(evolve(club, consequence_done=True))
     tx.say("match_consequence", seat, f"Seat {seat} rolled {value} for the Match consequence after a {club.result}.", roll=value, result=club.result, effects=[e.to_dict() for e in effects])
-    apply_effects(tx, effects, Ctx(seat=seat, label="Match consequence", table=consequence_ref(club.result, value), targets=list(targets or [])))
+    apply_effects(tx, effects, Ctx(seat=seat, label="Match consequence", table=consequence_ref(club.result, value), targets=event_targets(tx.event)))
 
 
-def d10_jersey(tx: Tx, face: int) -> int | None:
-    """The jersey number a face of the injury d10 names: the face-th numbered jersey marker of the board (faces 1–10
-    name the ten printed numbers in order, 2 to 11 on the shipped board), so every numbered marker can be hit."""
-    jerseys = tx.profile.board.pitch.jerseys
-    return jerseys[face - 1] if 1 <= face <= len(jerseys) else None
+def injury_or_suspension_roll(tx: Tx, pending: Pending, value: int) -> None:
+    """The d10 of an injury or a suspension (purposes ``injury`` and ``suspension``) names the number hit."""
+    assert pending.seat is not None
+    injury_roll(tx, pending.seat, value, pending.count or 1, suspension=pending.purpose == "suspension")
 
 
-def injury_roll(tx: Tx, seat: int, value: int, weeks: int, suspension: bool = False) -> None:
-    """A d10 names the jersey number hit by an injury (or suspension); nothing happens without such a card."""
-    club = tx.club(seat)
-    jersey = d10_jersey(tx, value)
-    held = hit_jersey(tx, club, jersey) if jersey is not None else None
-    if held is None:
-        tx.say("no_effect", seat, f"Seat {seat} rolled {value} on the d10 (number {jersey}) and has no card with that number: nothing happens.", roll=value, jersey=jersey)
-        return
-    if suspension:
-        tx.put(replace_held(club, evolve(held, suspension=held.suspension + weeks)))
-        tx.say("suspension", seat, f"{tx.name(held.id)} (number {jersey}, d10 rolled {value}) gets {weeks} Suspension token(s).", card=held.id, tokens=weeks, roll=value, jersey=jersey)
-    else:
-        tx.put(injure(tx, club, held, weeks, f"d10 rolled {value}: number {jersey}"))
+# ---------------------------------------------------------------------------------------------------------------
+# The phase.
+
+
+def begin_matchday(tx: Tx) -> None:
+    """Matchday: every club sets its lineup (injured and suspended cards shed a token after it, at step 4)."""
+    tx.state = evolve(tx.state, turn=0)
+    tx.say("day", None, "Matchday: set your lineups.", day="matchday")
+
+
+def matchday_over(tx: Tx) -> bool:
+    """Matchday ends once every club has rolled its Match consequence."""
+    return all(c.consequence_done for c in tx.state.clubs)
+
+
+def matchday_awaiting(state: State) -> list[dict[str, Any]]:
+    """Each club's lineup, then its kick-off (unless a roll of the club is awaited)."""
+    busy = {p.seat for p in state.pending}
+    out: list[dict[str, Any]] = []
+    for c in state.clubs:
+        if c.seat in busy:
+            continue
+        if c.lineup is None:
+            out.append({"seat": c.seat, "need": "lineup"})
+        elif c.result is None:
+            out.append({"seat": c.seat, "need": "kickoff"})
+    return out

@@ -1,71 +1,18 @@
-"""Small pieces every rule module uses: the per-event context, club updates, paying, Stat moves, announcements."""
+"""Small pieces every rule of the base game uses: event fields, resources, paying, Stat moves, cards a club holds.
+
+Named after nothing in the rulebook because every section uses them; the rules themselves live in the files named
+after the rulebook's sections (`setup`, `monday`, `actions`, `matchday`, ...).
+"""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engine import errors as E
 from engine.cards import STATS, PlayerCard, PlayerSide, Profile
-from engine.state import Club, Held, Quad, RES_INDEX, STAGE_NAMES, State, evolve
-
-Announcement = dict[str, Any]
-
-
-class Tx:
-    """One event being applied: the profile, the state as it evolves, and the announcements so far."""
-
-    __slots__ = ("profile", "state", "anns", "event")
-
-    def __init__(self, profile: Profile, state: State, event: Mapping[str, Any]) -> None:
-        self.profile = profile
-        self.state = state
-        self.anns: list[Announcement] = []
-        self.event = event
-
-    def say(self, kind: str, seat: int | None, text: str, **fields: Any) -> None:
-        """Add an announcement (structured fields plus one plain sentence)."""
-        self.anns.append({"kind": kind, "seat": seat, "text": text, **fields})
-
-    def club(self, seat: int) -> Club:
-        """The club at a seat (UnknownSeat when there is none)."""
-        club = self.state.club(seat)
-        if club is None:
-            raise E.UnknownSeat(E.UNKNOWN_SEAT.format(seat=seat))
-        return club
-
-    def put(self, club: Club) -> Club:
-        """Store a changed club in the state and return it."""
-        self.state = evolve(self.state, clubs=tuple(club if c.seat == club.seat else c for c in self.state.clubs))
-        return club
-
-    def update(self, seat: int, fn: Callable[[Club], Club]) -> Club:
-        """Apply a function to a club and store the result."""
-        return self.put(fn(self.club(seat)))
-
-    def card(self, card_id: Any, *kinds: str) -> Any:
-        """A card of the profile, checked to be of one of the kinds."""
-        if not isinstance(card_id, str):
-            raise E.BadEvent(E.BAD_FIELD.format(type=self.event.get("type"), field="card", why="a card id is a text"))
-        card = self.profile.cards.get(card_id)
-        if card is None:
-            raise E.UnknownCard(E.UNKNOWN_CARD.format(card=card_id, profile=self.profile.name))
-        if kinds and card.kind not in kinds:
-            raise E.NotAllowed(E.WRONG_KIND.format(name=card.name, kind=_kind_word(card.kind), wanted=" or ".join(_kind_word(k) for k in kinds)))
-        return card
-
-    def name(self, card_id: str) -> str:
-        """A card's printed name (its id when unknown)."""
-        card = self.profile.cards.get(card_id)
-        return card.name if card is not None else card_id
-
-
-def _kind_word(kind: str) -> str:
-    return kind.replace("_", " ").capitalize()
-
-
-def stage_name(state: State) -> str:
-    """The current stage in words, e.g. "Tuesday"."""
-    return STAGE_NAMES.get(state.stage, state.stage)
+from engine.state import Club, Held, Quad, RES_INDEX, State, evolve
+from engine.tx import Tx
 
 
 def field(ev: Mapping[str, Any], name: str, kind: type | tuple[type, ...], doc: str, *, default: Any = ...) -> Any:
@@ -141,7 +88,7 @@ def pay(club: Club, cost: Quad, what: str) -> Club:
 
 def move_stat(tx: Tx, club: Club, stat: str, steps: int) -> Club:
     """Move a Stat marker; past the top gains the resource, below 1 loses it (or 1 €, or nothing)."""
-    board = tx.profile.board
+    board = tx.board(club.seat)
     i = RES_INDEX[stat]
     level = club.stats[i]
     target = level + steps
@@ -167,10 +114,10 @@ def move_stat(tx: Tx, club: Club, stat: str, steps: int) -> Club:
     return club
 
 
-def side_of(profile: Profile, held: Held) -> PlayerSide:
-    """The face-up side of a footballer card a club holds."""
-    card: PlayerCard = profile.cards[held.id]  # type: ignore[assignment]
-    return card.side(held.trained)
+def side_of(tx: Tx, held: Held, club: Club | None = None) -> PlayerSide:
+    """The face a footballer card a club holds shows now: its up side, as the game's modules change it."""
+    card: PlayerCard = tx.profile.cards[held.id]  # type: ignore[assignment]
+    return tx.rules.footballer(tx, club, held, card.trained if held.trained else card.untrained)  # type: ignore[attr-defined,no-any-return]
 
 
 def replace_held(club: Club, held: Held) -> Club:

@@ -1,0 +1,348 @@
+"""The module host: a game is a pack (its base rules) plus the rule modules chosen for it and its options.
+
+A pack (today ``eleven``) and each module are `Module` values that *declare* what they bring; nothing in a pack's
+rules names a module.  The first event of a game (``{"type": "game", "pack": ..., "modules": [...], "options":
+{...}}``) names them; `rules_for` compiles that choice once into a `Rules` object the reducer hands every handler
+(as ``tx.rules``):
+
+- ``events``: event types and their handlers (``handler(tx)``, raising an `engine.errors.EngineError` to refuse);
+- ``phases``: stages of the game (``begin``, ``step``, ``over``, ``end``, what they await, what ``use_card`` and
+  ``pass`` mean there); the week's order of phases comes from the ``week_phases`` hook;
+- ``hooks``: functions filling the named extension points of `HOOKS` that the base rules call (sale price,
+  before and after a match, the match resolver, the week's phases, the board a seat plays on, parts of the final
+  score, the face a footballer shows, ...);
+- ``rolls``: what a die roll is for (``purpose`` -> ``resolve(tx, pending, value)``);
+- ``ops`` and ``tests``: effect ops and condition tests it adds to the data vocabulary (validated on load);
+- ``data``: its data files in the deck folder, read and validated by the loader (errors name file, card, field);
+- ``state``: its slice of the game state (JSON-safe, immutable), created when the game begins;
+- ``options``: the options of the game event it understands (the pack: ``weeks``, ``division``).
+
+boardgame.io's game configuration (moves, phases with ``onBegin``/``endIf``/``next``, plugins) is the model.
+This module imports nothing of the engine's, so every other part may import it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Final
+
+__all__ = [
+    "DataFile",
+    "EventSpec",
+    "HOOKS",
+    "Hook",
+    "Module",
+    "Option",
+    "Phase",
+    "Rules",
+    "Slice",
+    "module",
+    "modules",
+    "pack",
+    "register",
+    "rules_for",
+    "unregister",
+]
+
+Fn = Callable[..., Any]
+EMPTY: Final[Mapping[str, Any]] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class EventSpec:
+    """An event type: one line of documentation (its fields) and the handler that applies it to a transaction."""
+
+    doc: str
+    handler: Fn  # handler(tx) -> None; raises an EngineError to refuse the event
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """A stage of the game (``state.stage``): what happens when it begins, while it lasts and when it ends.
+
+    ``over(tx)`` defaults to "nothing is pending"; the host never ends a phase while anything is pending or a
+    module is ``busy``.  ``step(tx)`` moves on inside the phase (the next seat's turn) and says whether it did.
+    ``awaiting(state)`` lists the needs of the phase beyond the pending rolls and choices (public words only: a
+    secret belongs in a module's view).  ``use_card(tx, seat, card)`` and ``pass_(tx, seat)`` say what the
+    ``use_card`` and ``pass`` events do in this phase (None: refused as belonging to another moment).
+    """
+
+    name: str
+    title: str  # for sentences: "Monday", "the League results"
+    begin: Fn | None = None  # begin(tx)
+    step: Fn | None = None  # step(tx) -> bool
+    over: Fn | None = None  # over(tx) -> bool
+    end: Fn | None = None  # end(tx)
+    awaiting: Fn | None = None  # awaiting(state) -> list[dict]
+    use_card: Fn | None = None  # use_card(tx, seat, card_id)
+    pass_: Fn | None = None  # pass_(tx, seat)
+    windows_closed: Fn | None = None  # windows_closed(tx): every club is done with its optional abilities here
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """An option of the game event: what it means, and ``check(value) -> value`` raising ValueError with a sentence."""
+
+    doc: str
+    check: Fn
+    default: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class DataFile:
+    """A data file of a module in the deck folder.
+
+    ``read(fields, cards)`` gets the parsed file as `engine.loader.Fields` (whose ``fail``/``wrong`` raise a
+    ``DataError`` naming the file, the card and the field) and the deck's cards, and returns the module's data
+    (immutable).  A module whose ``required`` file is missing cannot be chosen for a game.
+    """
+
+    name: str
+    read: Fn
+    required: bool = True
+    doc: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Slice:
+    """A module's part of the game state: ``initial(game)`` when the game begins, ``decode(json)`` for `State.from_dict`.
+
+    A slice is immutable and JSON-safe (named tuples, tuples, str, int, bool, None); `engine.state.evolve` changes it.
+    """
+
+    initial: Fn
+    decode: Fn
+
+
+@dataclass(frozen=True, slots=True)
+class Hook:
+    """A named extension point the base rules call; ``kind`` says how the fillers of several modules combine.
+
+    - ``pipeline``: ``f(*args, value) -> value``; the caller gives the base value, each module may change it;
+    - ``each``: every filler is called in turn (``f(*args)``), nothing is returned;
+    - ``first``: the first filler that returns something other than None decides; else None;
+    - ``collect``: the fillers' lists are joined (``f(*args) -> list``);
+    - ``any``: True when a filler returns True.
+    """
+
+    kind: str
+    doc: str
+
+
+#: Every hook the base rules call, by name.  A module fills some of them in ``Module.hooks``.
+HOOKS: Final[Mapping[str, Hook]] = MappingProxyType({
+    "week_phases": Hook("pipeline", "(state, week, phases: tuple[str, ...]) -> phases: the stages of a week, in order "
+                                    "(insert a phase between Thursday and Matchday, or after a week's End of the round)"),
+    "board": Hook("pipeline", "(profile, state, seat | None, board) -> Board: the board tables a seat plays with "
+                              "(None: the shared League table's)"),
+    "footballer": Hook("pipeline", "(tx, club, held, side: PlayerSide) -> PlayerSide: the face a footballer shows "
+                                   "(number, symbol, sections, Strength, abilities)"),
+    "opponents_needed": Hook("pipeline", "(state, weeks: int, count: int) -> int: Opponent cards each club is dealt"),
+    "setup_check": Hook("each", "(tx): before week 1 begins, refuse a setup the module cannot play with"),
+    "sale_price": Hook("pipeline", "(tx, club, held, price: tuple[int, int]) -> (€, VP tokens) a sold footballer brings"),
+    "sold": Hook("each", "(tx, seat, card_id): after a footballer was sold"),
+    "hired": Hook("each", "(tx, seat, card_id, row): after a card was hired from a row"),
+    "before_match": Hook("each", "(tx, seat): after the club's lineup, with the effects before the match"),
+    "match_resolver": Hook("first", "(tx, seat) -> MatchResult | None: resolve the club's match instead of its "
+                                    "Opponent card"),
+    "after_match": Hook("each", "(tx, seat): after the result, before the Match consequence roll"),
+    "consequence": Hook("pipeline", "(tx, seat, result, face, effects) -> effects of the Match consequence roll"),
+    "tactics_allowed": Hook("pipeline", "(tx, club, count: int) -> Tactic cards the club may play this match"),
+    "abilities": Hook("pipeline", "(tx, club, card_id, abilities) -> the abilities a card offers or applies now"),
+    "end_of_round": Hook("each", "(tx): at the End of the round, after the round's abilities, before Maintenance"),
+    "final_scoring": Hook("each", "(tx): at the Final scoring, before the Objectives"),
+    "score_parts": Hook("collect", "(profile, state, club) -> [(part, VP)]: parts of the final score"),
+    "busy": Hook("any", "(state) -> bool: the module holds the game (an open auction): no phase or turn ends"),
+    "awaiting": Hook("collect", "(state) -> [need]: what the module waits for outside its own phases"),
+    "view": Hook("collect", "(profile, state, viewer) -> [(name, value)]: the module's part of a viewer's view "
+                            "(secrets only for the viewers that may see them)"),
+    "candidates": Hook("collect", "(profile, state, need) -> [event]: events worth trying for a need (legal events)"),
+})
+
+
+@dataclass(frozen=True)
+class Module:
+    """A pack or a rule module: what it declares (see the module's description for each part)."""
+
+    name: str
+    title: str
+    doc: str = ""
+    events: Mapping[str, EventSpec] = field(default_factory=lambda: EMPTY)
+    phases: tuple[Phase, ...] = ()
+    hooks: Mapping[str, Fn] = field(default_factory=lambda: EMPTY)
+    rolls: Mapping[str, Fn] = field(default_factory=lambda: EMPTY)
+    ops: Mapping[str, tuple[Any, Fn]] = field(default_factory=lambda: EMPTY)  # op -> (engine.cards.OpSpec, apply(tx, club, ctx, effect))
+    tests: Mapping[str, tuple[Any, Fn]] = field(default_factory=lambda: EMPTY)  # test -> (OpSpec, check(tx, club, condition, ctx) -> bool | None)
+    data: tuple[DataFile, ...] = ()
+    state: Slice | None = None
+    options: Mapping[str, Option] = field(default_factory=lambda: EMPTY)
+    requires: tuple[str, ...] = ()
+    excludes: tuple[str, ...] = ()
+    first_phase: str = ""  # a pack: the stage a game starts in (its setup)
+    week: tuple[str, ...] = ()  # a pack: the stages of a week, in order (the ``week_phases`` hook may change them)
+    finale: tuple[str, ...] = ()  # a pack: the stages after the last week, in order (the last one never ends)
+    stage_names: Mapping[str, str] = field(default_factory=lambda: EMPTY)
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.hooks) - set(HOOKS))
+        if unknown:
+            raise ValueError(f"module {self.name}: no hook named {', '.join(unknown)}; hooks are {', '.join(HOOKS)}")
+
+
+_PACKS: dict[str, Module] = {}
+_MODULES: dict[str, Module] = {}
+_generation = [0]
+
+
+def register(item: Module, *, is_pack: bool = False) -> Module:
+    """Make a pack or a module available to games (the shipped ones register themselves when `engine` is imported)."""
+    (_PACKS if is_pack else _MODULES)[item.name] = item
+    rules_for.cache_clear()  # type: ignore[attr-defined]
+    _generation[0] += 1
+    return item
+
+
+def unregister(name: str) -> None:
+    """Take a module away again (a test's own module, once the test is done)."""
+    _MODULES.pop(name, None)
+    rules_for.cache_clear()  # type: ignore[attr-defined]
+    _generation[0] += 1
+
+
+def generation() -> int:
+    """A number that changes whenever a pack or module is registered (the loader's cache key includes it)."""
+    return _generation[0]
+
+
+def vocabulary() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The effect ops and condition tests every registered pack and module adds to the data files' vocabulary."""
+    ops: dict[str, Any] = {}
+    tests: dict[str, Any] = {}
+    for part in (*_PACKS.values(), *_MODULES.values()):
+        ops.update({name: spec for name, (spec, _) in part.ops.items()})
+        tests.update({name: spec for name, (spec, _) in part.tests.items()})
+    return ops, tests
+
+
+def pack(name: str) -> Module | None:
+    """A registered pack by name."""
+    return _PACKS.get(name)
+
+
+def module(name: str) -> Module | None:
+    """A registered module by name."""
+    return _MODULES.get(name)
+
+
+def modules() -> tuple[Module, ...]:
+    """Every registered module, by name."""
+    return tuple(_MODULES[k] for k in sorted(_MODULES))
+
+
+class Rules:
+    """One game's rules compiled from its pack and modules: handlers, phases, rolls, ops, tests and one callable per hook.
+
+    Each hook is an attribute (``rules.sale_price(tx, club, held, price)``); with no module filling it, a pipeline
+    hands the value back, ``each`` does nothing, ``first`` gives None, ``collect`` an empty list, ``any`` False.
+    """
+
+    def __init__(self, pack_: Module, chosen: tuple[Module, ...]) -> None:
+        self.pack = pack_
+        self.modules = chosen
+        parts = (pack_, *chosen)
+        self.events: dict[str, EventSpec] = {}
+        self.phases: dict[str, Phase] = {}
+        self.rolls: dict[str, Fn] = {}
+        self.ops: dict[str, Fn] = {}
+        self.tests: dict[str, Fn] = {}
+        self.stage_names: dict[str, str] = {}
+        for part in parts:
+            for table, items in ((self.events, part.events), (self.phases, {p.name: p for p in part.phases}),
+                                 (self.rolls, part.rolls)):
+                clash = sorted(set(items) & set(table))
+                if clash:
+                    raise ValueError(f"module {part.name} declares {', '.join(clash)} again")
+                table.update(items)  # type: ignore[attr-defined]
+            self.ops.update({name: apply for name, (_, apply) in part.ops.items()})
+            self.tests.update({name: check for name, (_, check) in part.tests.items()})
+            self.stage_names.update(part.stage_names)
+            self.stage_names.update({p.name: p.title for p in part.phases})
+        for name, hook in HOOKS.items():
+            fillers = tuple(part.hooks[name] for part in parts if name in part.hooks)
+            setattr(self, name, _combine(hook.kind, fillers))
+
+    def phase(self, stage: str) -> Phase:
+        """The phase of a stage (KeyError naming it when no part of this game declares it)."""
+        return self.phases[stage]
+
+    def stage_name(self, stage: str) -> str:
+        """A stage in words, e.g. "Monday"."""
+        return self.stage_names.get(stage, stage.replace("_", " "))
+
+
+def _combine(kind: str, fillers: tuple[Fn, ...]) -> Fn:
+    """One callable for a hook from its fillers, as the hook's kind says they combine."""
+    if kind == "pipeline":
+        if not fillers:
+            return lambda *args: args[-1]
+        if len(fillers) == 1:
+            return fillers[0]
+
+        def pipeline(*args: Any) -> Any:
+            value = args[-1]
+            for f in fillers:
+                value = f(*args[:-1], value)
+            return value
+
+        return pipeline
+    if kind == "each":
+        def each(*args: Any) -> None:
+            for f in fillers:
+                f(*args)
+
+        return each
+    if kind == "first":
+        def first(*args: Any) -> Any:
+            for f in fillers:
+                found = f(*args)
+                if found is not None:
+                    return found
+            return None
+
+        return first
+    if kind == "collect":
+        def collect(*args: Any) -> list[Any]:
+            out: list[Any] = []
+            for f in fillers:
+                out.extend(f(*args))
+            return out
+
+        return collect
+    if kind == "any":
+        if not fillers:
+            return lambda *args: False
+        return lambda *args: any(f(*args) for f in fillers)
+    raise ValueError(f"no hook kind {kind!r}")
+
+
+_compiled: dict[tuple[str, tuple[str, ...]], Rules] = {}
+
+
+def rules_for(game: Any) -> Rules:
+    """The compiled rules of a game (anything with ``pack`` and ``modules``), built once per choice of modules."""
+    key = (game.pack, game.modules)
+    found = _compiled.get(key)
+    if found is None:
+        chosen_pack = _PACKS.get(game.pack)
+        if chosen_pack is None:
+            raise KeyError(f"no pack {game.pack!r}")
+        missing = [m for m in game.modules if m not in _MODULES]
+        if missing:
+            raise KeyError(f"no module {missing[0]!r}")
+        found = _compiled[key] = Rules(chosen_pack, tuple(_MODULES[m] for m in game.modules))
+    return found
+
+
+rules_for.cache_clear = _compiled.clear  # type: ignore[attr-defined]

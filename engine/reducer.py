@@ -1,0 +1,133 @@
+"""The reducer: ``apply(profile, state, event) -> Step``, the log folded with `replay`, and `why_not` for a page.
+
+The first event of a game may name its pack, modules and options (``game``); a log without it is the base game.
+Every other event goes to the handler the game's rules declare for its type; after it the game moves on by itself
+(`engine.flow.advance`).  An event the rules refuse raises an `engine.errors.EngineError` and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
+
+from engine import errors as E
+from engine import host
+from engine.cards import Profile
+from engine.flow import advance
+from engine.state import Game, State, evolve
+from engine.tx import Announcement, Tx
+
+#: The event that names a game's pack, modules and options (only as the first event of a log).
+GAME_EVENT = "game"
+GAME_DOC = ('pack ("eleven"), modules: [module names], options: {weeks, division, ...}: what this game is '
+            "(only as the first event; without it a log is the base game)")
+
+
+class Step(NamedTuple):
+    """The state after an event and what the engine says happened."""
+
+    state: State
+    announcements: tuple[Announcement, ...]
+
+
+def apply(profile: Profile, state: State, event: Mapping[str, Any], *, quiet: bool = False) -> Step:
+    """Apply one event; an illegal event raises an `engine.errors.EngineError` and changes nothing.
+
+    ``quiet`` skips the announcements (a replay does not read them); the state is the same either way.
+    """
+    if type(event) is not dict and not isinstance(event, Mapping):  # the exact check first: ABC checks are slow
+        raise E.BadEvent(E.BAD_FIELD.format(type="?", field="event", why="an event is a mapping with a \"type\""))
+    kind = event.get("type")
+    rules = host.rules_for(state.game)
+    if kind == GAME_EVENT:
+        tx = Tx(profile, rules, state, event, quiet)
+        _on_game(tx)
+        return Step(evolve(tx.state, events=state.events + 1), tuple(tx.anns))
+    spec = rules.events.get(kind) if isinstance(kind, str) else None
+    if spec is None:
+        raise E.BadEvent(E.BAD_EVENT_TYPE.format(type=kind, known=", ".join((GAME_EVENT, *rules.events))))
+    if state.stage == "over" and kind != "adjust":
+        raise E.WrongStage(E.GAME_OVER)
+    tx = Tx(profile, rules, state, event, quiet)
+    spec.handler(tx)
+    advance(tx)
+    return Step(evolve(tx.state, events=state.events + 1), tuple(tx.anns))
+
+
+def replay(profile: Profile, events: Iterable[Mapping[str, Any]]) -> State:
+    """Fold events from the initial state; the same events always give the same state."""
+    state = State()
+    for event in events:
+        state = apply(profile, state, event, quiet=True).state
+    return state
+
+
+def why_not(profile: Profile, state: State, event: Mapping[str, Any]) -> str | None:
+    """Why the rules would refuse this event now, as the sentence a player reads; None when they accept it.
+
+    The answer is found by trying the event (nothing changes: states are immutable), so it is the rules' own.
+    """
+    try:
+        apply(profile, state, event, quiet=True)
+    except E.EngineError as refusal:
+        return str(refusal)
+    return None
+
+
+def _on_game(tx: Tx) -> None:
+    """The game's pack, modules and options, checked against what is registered and what the deck holds."""
+    ev = tx.event
+    state = tx.state
+    if state.events or state.clubs or state.stage != "setup":
+        raise E.NotAllowed(E.GAME_FIRST)
+    pack_name = ev.get("pack", "eleven")
+    if not isinstance(pack_name, str) or host.pack(pack_name) is None:
+        raise E.NotAllowed(E.UNKNOWN_PACK.format(pack=pack_name, known="eleven"))
+    names = ev.get("modules") or []
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise E.BadEvent(E.BAD_FIELD.format(type=GAME_EVENT, field="modules", why="a list of module names"))
+    known = ", ".join(m.name for m in host.modules()) or "none yet"
+    chosen: list[host.Module] = []
+    for name in names:
+        found = host.module(name)
+        if found is None:
+            raise E.NotAllowed(E.UNKNOWN_MODULE.format(module=name, known=known))
+        if found in chosen:
+            raise E.BadEvent(E.MODULE_TWICE.format(module=name))
+        chosen.append(found)
+    for m in chosen:
+        for other in m.requires:
+            if other not in names:
+                raise E.NotAllowed(E.MODULE_NEEDS.format(title=m.title, other=_title(other)))
+        for other in m.excludes:
+            if other in names:
+                raise E.NotAllowed(E.MODULE_EXCLUDES.format(title=m.title, other=_title(other)))
+        for data in m.data:
+            if data.required and data.name not in tx.profile.module_data.get(m.name, {}):
+                raise E.NotAllowed(E.MODULE_DATA_MISSING.format(profile=tx.profile.name, file=data.name, title=m.title))
+    pack = host.pack(pack_name)
+    assert pack is not None
+    given = ev.get("options") or {}
+    if not isinstance(given, Mapping):
+        raise E.BadEvent(E.BAD_FIELD.format(type=GAME_EVENT, field="options", why="a table of option names and values"))
+    declared = {**pack.options, **{k: o for m in chosen for k, o in m.options.items()}}
+    options: dict[str, Any] = {}
+    for key, value in given.items():
+        option = declared.get(key)
+        if option is None:
+            raise E.NotAllowed(E.UNKNOWN_OPTION.format(option=key, known=", ".join(sorted(declared))))
+        try:
+            options[key] = option.check(value)
+        except ValueError as err:
+            raise E.BadEvent(E.BAD_OPTION.format(option=key, why=err)) from None
+    game = Game(pack_name, tuple(names), tuple(sorted(options.items())))
+    slices = tuple((m.name, m.state.initial(game)) for m in chosen if m.state is not None)
+    tx.state = evolve(state, game=game, modules=slices)
+    titles = ", ".join(m.title for m in chosen)
+    words = f"A game of {pack.title}" + (f" with {titles}" if titles else "") + "."
+    tx.say(GAME_EVENT, None, words, pack=pack_name, modules=list(names), options=options)
+
+
+def _title(name: str) -> str:
+    found = host.module(name)
+    return found.title if found is not None else name

@@ -1,0 +1,181 @@
+"""Abilities of cards and tokens (rulebook, Use an action on a card or a token; l.617 on footballers' abilities).
+
+Which abilities a club's cards carry, which of them the club *may* use now (`offered`: "additional actions, you
+may use before/during/after the match"), and the moments outside the turns where the engine waits for a club to
+use them or pass (``abilities`` windows at the End of the round and the Final scoring).  What a card makes
+mandatory happens by itself (`engine.rules.effects.apply_abilities`).
+"""
+
+from __future__ import annotations
+
+from engine import errors as E
+from engine.cards import Ability, PlayerCard
+from engine.rules.context import describe_quad, event_roll, event_targets, pay, quad_of, replace_held, side_of, unavailable
+from engine.rules.effects import Ctx, apply_abilities, apply_effects
+from engine.state import Club, Pending, evolve
+from engine.tx import Tx
+
+#: Stages whose moment lets a club use its optional abilities of the same timing (not exhausting the card).
+MOMENT_STAGES = ("monday", "end_of_round", "final_scoring")
+MATCH_TIMINGS = ("before_match", "during_match", "after_match")
+
+
+def card_abilities(tx: Tx, club: Club) -> list[tuple[str, tuple[Ability, ...]]]:
+    """Abilities of a club's Directors, Staff, Sponsors and Infrastructure (not footballers), by source id; a
+    suspended card or token has none."""
+    out: list[tuple[str, tuple[Ability, ...]]] = []
+    cards = tx.profile.cards
+    hook = tx.rules.abilities  # type: ignore[attr-defined]
+    for d in club.directors:
+        if not club.suspension_on(d):
+            out.append((d, hook(tx, club, d, cards[d].abilities)))  # type: ignore[attr-defined]
+    for h in club.staff:
+        if not h.unavailable:
+            out.append((h.id, hook(tx, club, h.id, cards[h.id].abilities)))  # type: ignore[attr-defined]
+    if club.shirt:
+        out.append((club.shirt, hook(tx, club, club.shirt, cards[club.shirt].shirt)))  # type: ignore[attr-defined]
+    for a in club.adboards:
+        if not club.mod(f"adboard_bonus:{a}"):  # the bonus was taken instead of the adboard's effects
+            out.append((a, hook(tx, club, a, cards[a].adboard)))  # type: ignore[attr-defined]
+    suspended = {k for k, _ in club.suspended}
+    for kind in club.infrastructure:
+        if kind in suspended:
+            suspended.discard(kind)  # the suspended one of two tokens of a kind; the other still works
+            continue
+        out.append((kind, hook(tx, club, kind, tx.profile.board.infrastructure_kind(kind).abilities)))
+    return out
+
+
+def card_actions(tx: Tx, club: Club, card_id: str) -> tuple[tuple[Ability, ...], str] | None:
+    """The abilities a card or token of the club carries, and its kind of holder; None when the club lacks it."""
+    cards = tx.profile.cards
+    hook = tx.rules.abilities  # type: ignore[attr-defined]
+    if card_id in club.directors:
+        return hook(tx, club, card_id, cards[card_id].abilities), "director"  # type: ignore[attr-defined]
+    held = club.held(card_id)
+    if held is not None:
+        card = cards[card_id]
+        if isinstance(card, PlayerCard):
+            return side_of(tx, held, club).abilities, "footballer"
+        return hook(tx, club, card_id, card.abilities), "staff"  # type: ignore[attr-defined]
+    if card_id in club.infrastructure:
+        return hook(tx, club, card_id, tx.profile.board.infrastructure_kind(card_id).abilities), "token"
+    if card_id == club.shirt:
+        return hook(tx, club, card_id, cards[card_id].shirt), "sponsor"  # type: ignore[attr-defined]
+    if card_id in club.adboards:
+        return (() if club.mod(f"adboard_bonus:{card_id}") else hook(tx, club, card_id, cards[card_id].adboard)), "sponsor"  # type: ignore[attr-defined]
+    return None
+
+
+def is_exhausted(club: Club, card_id: str) -> bool:
+    """Whether a card or token of the club is exhausted (used this round)."""
+    held = club.held(card_id)
+    return held.exhausted if held is not None else card_id in club.exhausted
+
+
+def exhaust(club: Club, card_id: str) -> Club:
+    """Exhaust a card or token of the club."""
+    held = club.held(card_id)
+    if held is not None:
+        return replace_held(club, evolve(held, exhausted=True))
+    return evolve(club, exhausted=club.exhausted + (card_id,))
+
+
+def _affordable(ability: Ability, purse: tuple[int, int, int, int]) -> bool:
+    return all(c <= h for c, h in zip(quad_of(ability.cost_map), purse))
+
+
+def offered(tx: Tx, club: Club) -> list[tuple[str, Ability]]:
+    """The optional abilities ("you may") the club can use now with ``use_card``, outside the Tuesday–Thursday
+    actions: Monday's on Monday, the match's on Matchday (after the lineup; after the match until the Match
+    consequence roll), the End of the round's and the Final scoring's while the engine waits for the club there.
+    Each card offers its first such ability the club can pay for (a footballer from the resources assigned to it)."""
+    stage = tx.state.stage
+    out: list[tuple[str, Ability]] = []
+    if stage == "matchday":
+        if club.lineup is None or club.consequence_done:
+            return out
+        timings: tuple[str, ...] = ("after_match",) if club.result is not None else ("before_match", "during_match")
+        sources = [(card_id, abilities, club.res) for card_id, abilities in card_abilities(tx, club)]
+        for p in club.lineup:
+            held = club.held(p.card) if p.card else None
+            if held is not None and not held.unavailable:
+                sources.append((held.id, side_of(tx, held, club).abilities, held.assigned))
+        for card_id, abilities, purse in sources:
+            if is_exhausted(club, card_id):
+                continue
+            ability = next((a for a in abilities if a.optional and a.timing in timings and _affordable(a, purse)), None)
+            if ability is not None:
+                out.append((card_id, ability))
+        return out
+    if stage not in MOMENT_STAGES:
+        return out
+    if stage != "monday" and not any(p.need == "abilities" and p.seat == club.seat for p in tx.state.pending):
+        return out
+    for card_id, abilities in card_abilities(tx, club):
+        if f"{card_id}@{stage}" in club.used:
+            continue
+        ability = next((a for a in abilities if a.optional and a.timing == stage and _affordable(a, club.res)), None)
+        if ability is not None:
+            out.append((card_id, ability))
+    return out
+
+
+def use_moment_card(tx: Tx, seat: int, card_id: str) -> None:
+    """Use an optional Monday, End of the round or Final scoring ability of a card (once per moment)."""
+    stage = tx.state.stage
+    club = tx.club(seat)
+    name = tx.name(card_id)
+    if card_actions(tx, club, card_id) is None:
+        raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=seat, name=name))
+    if unavailable(club, card_id):
+        raise E.NotAllowed(E.CARD_UNAVAILABLE.format(name=name))
+    if stage != "monday" and not any(p.need == "abilities" and p.seat == seat for p in tx.state.pending):
+        raise E.WrongStage(E.WRONG_STAGE.format(seat=seat, what="use a card", stage=tx.stage_name(), expected="and its abilities are used"))
+    if f"{card_id}@{stage}" in club.used:
+        raise E.NotAllowed(E.ABILITY_USED.format(name=name, moment=tx.stage_name()))
+    found = dict(card_abilities(tx, club)).get(card_id, ())
+    abilities = [a for a in found if a.optional and a.timing == stage]
+    if not abilities:
+        raise E.NotAllowed(E.NO_ABILITY_NOW.format(name=name, moment=tx.stage_name()))
+    ability = abilities[0]
+    cost = quad_of(ability.cost_map)
+    club = pay(club, cost, f"use {name}")
+    tx.put(evolve(club, used=club.used + (f"{card_id}@{stage}",)))
+    tx.say("use_card", seat, f"Seat {seat} uses {name} (paying {describe_quad(cost)}).", card=card_id, free=False, cost=list(cost))
+    apply_effects(tx, ability.effects, Ctx(seat=seat, source=card_id, label=name, targets=event_targets(tx.event), roll=event_roll(tx.event)))
+    if stage != "monday" and not offered(tx, tx.club(seat)):
+        close_window(tx, seat)
+
+
+def open_windows(tx: Tx, timing: str) -> bool:
+    """Apply a moment's mandatory abilities for every club; wait for the clubs that may use optional ones there."""
+    for club in tx.state.clubs:
+        for source, abilities in card_abilities(tx, club):
+            apply_abilities(tx, abilities, timing, Ctx(seat=club.seat, source=source, label=tx.name(source)))
+    opened = tuple(Pending("abilities", c.seat, timing) for c in tx.state.clubs)
+    tx.state = evolve(tx.state, pending=tx.state.pending + opened)
+    waiting = [c.seat for c in tx.state.clubs if offered(tx, c)]
+    tx.state = evolve(tx.state, pending=tuple(p for p in tx.state.pending if p.need != "abilities" or p.seat in waiting))
+    for seat in waiting:
+        tx.say("abilities", seat, f"Seat {seat} may use its cards' abilities at {tx.stage_name()}, or pass.", timing=timing)
+    return bool(waiting)
+
+
+def close_window(tx: Tx, seat: int) -> None:
+    """The club is done with its optional abilities at this moment; the last one to finish lets the moment go on."""
+    tx.state = evolve(tx.state, pending=tuple(p for p in tx.state.pending if not (p.need == "abilities" and p.seat == seat)))
+    if any(p.need == "abilities" for p in tx.state.pending):
+        return
+    closed = tx.rules.phase(tx.state.stage).windows_closed
+    if closed is not None:
+        closed(tx)
+
+
+def pass_window(tx: Tx, seat: int) -> None:
+    """``pass`` while the engine waits for the club's abilities: it uses no more of them here."""
+    tx.club(seat)
+    if not any(p.need == "abilities" and p.seat == seat for p in tx.state.pending):
+        raise E.WrongStage(E.WRONG_STAGE.format(seat=seat, what="pass", stage=tx.stage_name(), expected="and nothing is asked of it"))
+    tx.say("pass", seat, f"Seat {seat} uses no more abilities at {tx.stage_name()}.")
+    close_window(tx, seat)

@@ -1,0 +1,127 @@
+"""Monday (rulebook, Mon: Production, Board meeting): every club produces by its Stat levels, then each holds its
+Board meeting: a card, a d6, and the decision most of its Directors vote for."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from engine import errors as E
+from engine.cards import STATS, BoardMeeting
+from engine.rules.abilities import card_abilities
+from engine.rules.context import event_targets, field, owner_of, seat_of
+from engine.rules.effects import Ctx, apply_abilities, apply_effects
+from engine.state import Club, Pending, State, evolve
+from engine.tx import Tx
+
+
+def _round_mods(club: Club) -> Club:
+    return evolve(club, mods=tuple(m for m in club.mods if not m[0].endswith(":round")))
+
+
+def begin_monday(tx: Tx) -> None:
+    """Monday of a week: reset the week's markers, Production for every club, then the Board meetings."""
+    week = tx.state.week
+    clubs = tuple(
+        evolve(
+            _round_mods(c),
+            acted=False,
+            free_used=0,
+            board_card=None,
+            board_done=False,
+            lineup=None,
+            stands=0,
+            tactic_played=None,
+            goals=0,
+            conceded=0,
+            result=None,
+            consequence_done=False,
+            opp_mods=(),
+        )
+        for c in tx.state.clubs
+    )
+    tx.state = evolve(tx.state, turn=0, clubs=clubs)
+    tx.say("week", None, f"Week {week} begins: Monday, Production and the Board meetings.", week=week, first_seat=tx.state.first_seat)
+    for club in tx.state.clubs:
+        board = tx.board(club.seat)
+        gained = tuple(board.produce(stat, club.stats[i]) for i, stat in enumerate(STATS))
+        club = tx.put(evolve(club, res=(club.res[0] + gained[0], club.res[1] + gained[1], club.res[2] + gained[2], club.res[3] + gained[3])))
+        words = ", ".join(f"{n} {STATS[i].capitalize()}" for i, n in enumerate(gained))
+        tx.say("production", club.seat, f"Seat {club.seat} produces {words}.", gained=dict(zip(STATS, gained)))
+        for source, abilities in card_abilities(tx, club):
+            apply_abilities(tx, abilities, "monday", Ctx(seat=club.seat, source=source, label=tx.name(source)))
+
+
+def monday_over(tx: Tx) -> bool:
+    """Monday ends once every club's Board meeting is decided (and nothing else is awaited)."""
+    return all(c.board_done for c in tx.state.clubs)
+
+
+def monday_awaiting(state: State) -> list[dict[str, Any]]:
+    """Each club without a Board meeting card yet."""
+    return [{"seat": c.seat, "need": "card", "kinds": ["board_meeting"]} for c in state.clubs if c.board_card is None]
+
+
+def on_board_meeting(tx: Tx) -> None:
+    """A club's Board meeting card is revealed; the engine then awaits its d6."""
+    ev = tx.event
+    seat = seat_of(ev)
+    if tx.state.stage != "monday":
+        raise E.WrongStage(E.WRONG_STAGE.format(seat=seat, what="hold a Board meeting", stage=tx.stage_name(), expected="and Board meetings happen on Monday"))
+    club = tx.club(seat)
+    card: BoardMeeting = tx.card(field(ev, "card", str, "the id of the Board meeting card drawn"), "board_meeting")
+    if club.board_card is not None:
+        raise E.NotAllowed(E.ALREADY_BOARD_CARD.format(seat=seat, name=tx.name(club.board_card)))
+    owner = owner_of(tx.state, card.id)
+    if owner is not None:
+        raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=owner.seat))
+    tx.put(evolve(club, board_card=card.id))
+    tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
+    tx.say("board_meeting_card", seat, f"Seat {seat}'s Board meeting: {card.name}. Roll the d6.", card=card.id)
+
+
+def _tally(tx: Tx, club: Club, card: BoardMeeting, face: int) -> tuple[dict[str, str], list[str]]:
+    """Each Director's vote on a face, and the decisions with the most votes among those the card shows (a vote
+    for a colour the card does not show counts for no decision)."""
+    votes = {d: tx.profile.cards[d].vote(face) for d in club.directors}  # type: ignore[attr-defined]
+    shown = [d.colour for d in card.decisions]
+    tally = Counter(c for c in votes.values() if c in shown)
+    top = max(tally.values(), default=0)
+    # no valid vote at all: every decision ties at none
+    leaders = [c for c in shown if tally[c] == top]
+    return votes, leaders
+
+
+def board_meeting_roll(tx: Tx, pending: Pending, value: int) -> None:
+    """Each Director votes for the rolled result; the majority decision's effects apply; a tie is rerolled free."""
+    seat = pending.seat
+    assert seat is not None
+    club = tx.club(seat)
+    card: BoardMeeting = tx.profile.cards[club.board_card]  # type: ignore[index,assignment]
+    votes, leaders = _tally(tx, club, card, value)
+    names = {d: tx.name(d) for d in club.directors}
+    if len(leaders) > 1 and not _always_tied(tx, club, card):
+        tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
+        tx.say(
+            "board_meeting_tie", seat, f"Seat {seat} rolled {value}: the Directors' votes are tied ({', '.join(leaders)}). Reroll the d6 for free.",
+            roll=value, votes=votes, decision=None,
+        )
+        return
+    # when no face of the die can break the tie, the first Director kept among those tied decides
+    colour = leaders[0] if len(leaders) == 1 else next((votes[d] for d in club.directors if votes[d] in leaders), None)
+    decision = card.decision(colour) if colour else None
+    title = decision.title if decision else "no decision"
+    vote_words = ", ".join(f"{names[d]} votes {c}" for d, c in votes.items())
+    won = f"the {colour} decision wins — {title}" if decision else "no decision gets a vote, so nothing happens"
+    tx.say(
+        "board_meeting", seat, f"Seat {seat} rolled {value} at the Board meeting ({vote_words}): {won}.",
+        roll=value, votes=votes, decision=colour if decision else None, title=title, card=card.id,
+    )
+    tx.put(evolve(tx.club(seat), board_done=True))
+    if decision is not None:
+        apply_effects(tx, decision.effects, Ctx(seat=seat, source=card.id, label=card.name, targets=event_targets(tx.event)))
+
+
+def _always_tied(tx: Tx, club: Club, card: BoardMeeting) -> bool:
+    """True when the club's Directors tie on every face of the d6, so rerolling could never end."""
+    return all(len(_tally(tx, club, card, face)[1]) > 1 for face in range(1, 7))

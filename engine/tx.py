@@ -1,0 +1,102 @@
+"""One event being applied (`Tx`): the profile, the game's compiled rules, the state as it changes, what is said.
+
+Every handler, phase and hook of a pack or module works on a `Tx`; it raises an `engine.errors.EngineError` to
+refuse the event (the reducer then keeps the state it started from), and changes the state only through ``put``,
+``put_slice`` and assignments to ``tx.state``.  Nothing here knows a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine import errors as E
+from engine.cards import Board, Profile
+from engine.host import Rules
+from engine.state import Club, State, evolve
+
+Announcement = dict[str, Any]
+
+
+class Tx:
+    """One event being applied: the profile, the rules, the state as it evolves, and the announcements so far.
+
+    ``quiet`` transactions (replaying a log) say nothing: `say` drops the announcement, so replays do not pay for
+    sentences nobody reads.
+    """
+
+    __slots__ = ("profile", "rules", "state", "anns", "event", "quiet")
+
+    def __init__(self, profile: Profile, rules: Rules, state: State, event: Mapping[str, Any], quiet: bool = False) -> None:
+        self.profile = profile
+        self.rules = rules
+        self.state = state
+        self.anns: list[Announcement] = []
+        self.event = event
+        self.quiet = quiet
+
+    def say(self, kind: str, seat: int | None, text: str, **fields: Any) -> None:
+        """Add an announcement (structured fields plus one plain sentence)."""
+        if not self.quiet:
+            self.anns.append({"kind": kind, "seat": seat, "text": text, **fields})
+
+    def club(self, seat: int) -> Club:
+        """The club at a seat (UnknownSeat when there is none)."""
+        for club in self.state.clubs:
+            if club.seat == seat:
+                return club
+        raise E.UnknownSeat(E.UNKNOWN_SEAT.format(seat=seat))
+
+    def put(self, club: Club) -> Club:
+        """Store a changed club in the state and return it."""
+        seat = club.seat
+        self.state = evolve(self.state, clubs=tuple(club if c.seat == seat else c for c in self.state.clubs))
+        return club
+
+    def update(self, seat: int, fn: Callable[[Club], Club]) -> Club:
+        """Apply a function to a club and store the result."""
+        return self.put(fn(self.club(seat)))
+
+    def slice(self, module: str) -> Any:
+        """A module's slice of the state."""
+        return self.state.slice(module)
+
+    def put_slice(self, module: str, value: Any) -> None:
+        """Store a module's changed slice."""
+        self.state = evolve(self.state, modules=tuple((k, value if k == module else v) for k, v in self.state.modules))
+
+    def board(self, seat: int | None = None) -> Board:
+        """The board tables a seat plays with (None: the shared League table's), as the game's modules make them."""
+        return self.rules.board(self.profile, self.state, seat, self.profile.board)  # type: ignore[attr-defined,no-any-return]
+
+    def card(self, card_id: Any, *kinds: str) -> Any:
+        """A card of the profile, checked to be of one of the kinds."""
+        if not isinstance(card_id, str):
+            raise E.BadEvent(E.BAD_FIELD.format(type=self.event.get("type"), field="card", why="a card id is a text"))
+        card = self.profile.cards.get(card_id)
+        if card is None:
+            raise E.UnknownCard(E.UNKNOWN_CARD.format(card=card_id, profile=self.profile.name))
+        if kinds and card.kind not in kinds:
+            raise E.NotAllowed(E.WRONG_KIND.format(name=card.name, kind=kind_word(card.kind),
+                                                   wanted=" or ".join(kind_word(k) for k in kinds)))
+        return card
+
+    def name(self, card_id: str) -> str:
+        """A card's printed name (its id when unknown)."""
+        card = self.profile.cards.get(card_id)
+        return card.name if card is not None else card_id
+
+    def token_name(self, card_id: str) -> str:
+        """A card's name, or for an Infrastructure token (named by its kind) "The <kind's name> token"."""
+        if card_id in self.profile.cards:
+            return self.profile.cards[card_id].name
+        return f"The {self.profile.board.infrastructure_kind(card_id).name} token"
+
+    def stage_name(self) -> str:
+        """The current stage in words, e.g. "Tuesday"."""
+        return self.rules.stage_name(self.state.stage)
+
+
+def kind_word(kind: str) -> str:
+    """A card kind in words, e.g. "Board meeting"."""
+    return kind.replace("_", " ").capitalize()
