@@ -347,7 +347,9 @@ class SerialHub:
             self._set_health(False, PORT_NOT_FOUND.format(serial=self.serial_number))
             return False
         try:
-            self._serial = serial.serial_for_url(port, baudrate=self._baudrate, timeout=READ_TIMEOUT)
+            # Exclusive: a second program on the port would split the hub's lines between the two readers, and
+            # its opening would toggle DTR and reset an Arduino. pyserial takes an flock before touching the port.
+            self._serial = serial.serial_for_url(port, baudrate=self._baudrate, timeout=READ_TIMEOUT, exclusive=True)
         except (OSError, ValueError) as exc:
             self._set_health(False, PORT_OPEN_FAILED.format(port=port, reason=exc))
             return False

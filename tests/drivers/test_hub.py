@@ -402,3 +402,21 @@ def test_a_wrong_baud_rate_does_not_flood_the_hub_with_queries(
     reading_log.wait_count(1)
     queries = [line for line in plugged.received if line == encode_line(hubmod.QUERY)]
     assert len(queries) <= 3, f"{len(queries)} queries for 30 bursts within a second"
+
+
+def test_a_second_program_cannot_open_the_hubs_port(hub: SerialHub, plugged: SimulatedHub,
+                                                    reading_log: ReadingLog) -> None:
+    other_health = ReadingLog()
+    other = SerialHub(lambda reading: None, serial_number=SERIAL, name="other", on_health=other_health,
+                      reconnect_delays=FAST_RETRY)
+    other.start()
+    try:
+        got = other_health.wait_for(lambda h: len(h) >= 1, "the second opener to be refused")
+        assert not got[0].online
+        assert got[0].detail.startswith(hubmod.PORT_OPEN_FAILED.format(port=plugged.device, reason="")[:-len("); retrying")])
+        assert "exclusively lock" in got[0].detail
+        plugged.place(1, UID7)
+        assert reading_log.wait_count(1) == [TagReading("tap", "hub:1", UID7_PRINTED)], "the first keeps every line"
+        assert hub.stats.rejected == 0
+    finally:
+        other.close()
