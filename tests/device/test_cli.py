@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -319,3 +320,14 @@ def test_enroll_with_write_tags_writes_each_card_id_onto_the_tag_tapped_on_a_rea
     assert TAP_NEXT_ON_READERS.format(name=tactics[0].name, card=tactics[0].id) in out
     assert WRITTEN.format(card=tactics[-1].id, uid=uids[-1]) in out
     assert hardware[0].scanner is None  # the command stopped the readers' threads it started
+
+
+def test_lgpio_is_given_a_writable_directory_unless_one_is_set(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # lgpio makes its notification pipes in the working directory, and fails in one it cannot write.
+    monkeypatch.delenv("LG_WD", raising=False)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    cli._lgpio_directory()
+    assert os.environ["LG_WD"] == str(tmp_path)
+    monkeypatch.setenv("LG_WD", "/run/touchline")  # the service's own
+    cli._lgpio_directory()
+    assert os.environ["LG_WD"] == "/run/touchline"
