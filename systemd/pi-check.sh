@@ -55,7 +55,13 @@ mounted=()
 root=""
 server=""
 cleanup() {
-    if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+    # The server runs in a session of its own (setsid): chroot, runuser and the emulated Python are stopped together.
+    if [ -n "$server" ]; then
+        kill -TERM -- "-$server" 2>/dev/null || true
+        for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 -- "-$server" 2>/dev/null || break; sleep 1; done
+        kill -KILL -- "-$server" 2>/dev/null || true
+        wait "$server" 2>/dev/null || true
+    fi
     local i
     for (( i=${#mounted[@]}-1; i>=0; i-- )); do umount -l "${mounted[$i]}" 2>/dev/null || true; done
     mounted=()
@@ -111,7 +117,8 @@ for arch in "${archs[@]}"; do
     installed=$(seconds)
     port=$(( 18000 + RANDOM % 2000 ))
     say "Starting touchline run --sim on port $port:"
-    in_root runuser -u "$SERVICE_USER" -- /usr/bin/env -C "$STATE_DIR" "$VENV/bin/touchline" run --sim \
+    setsid chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+        runuser -u "$SERVICE_USER" -- /usr/bin/env -C "$STATE_DIR" "$VENV/bin/touchline" run --sim \
         --port "$port" --db "$STATE_DIR/pi-check.db" > "$root/tmp/touchline.log" 2>&1 &
     server=$!
     page=""
