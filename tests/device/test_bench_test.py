@@ -20,7 +20,7 @@ from drivers.claim import BUSY
 from drivers.rfid.sim import OSC_STARTUP_SECONDS, SimCard
 
 
-def bench(config: Any = None, *, run: Any = lambda command: "throttled=0x0\n", waits: float = 0.3,
+def bench(config: Any = None, *, run: Any = lambda command: "throttled=0x0\n", waits: float = 0.15,
           cls: type[BenchTest] = BenchTest, report: Path | None = None, speed_hz: int | None = None) -> BenchTest:
     config = config or default_sim_table()
     hardware = SimHardware(config, threaded=True)
@@ -64,7 +64,7 @@ def test_a_pad_that_sees_its_neighbours_card_is_named_with_the_fix() -> None:
             super().hand_take(pad)
             self.hardware.readers["seat2.tap"].sim.reach(None)
 
-    test = bench(cls=Neighbourly)
+    test = bench(cls=Neighbourly, waits=0.3)
     checks = test.run_steps([test.check_pads])
     seat1 = by_name(checks)[("pad", "seat1.tap")]
     assert not seat1.ok
