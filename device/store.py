@@ -7,8 +7,10 @@ last event; the session refolds.  One thread writes; any thread may read (WAL le
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
+import os
 import secrets
 import shutil
 import sqlite3
@@ -189,13 +191,44 @@ class EventStore:
             "not a database" in text or "malformed" in text or "corrupt" in text
         ):
             return StoreCorrupt(errors.STORE_CORRUPT.format(path=self.path, reason=text), reason=text)
-        if code == sqlite3.SQLITE_FULL or "disk is full" in text:
+        card = self._card_state() if writing else None
+        if code == sqlite3.SQLITE_FULL or "disk is full" in text or card == "full":
             return StoreFull(errors.STORE_FULL.format(path=self.path))
-        if (code is not None and code & 0xFF == sqlite3.SQLITE_READONLY) or "readonly" in text or "read-only" in text:
+        if (code is not None and code & 0xFF == sqlite3.SQLITE_READONLY) or "readonly" in text or card == "read-only":
+            # A failing SD card is remounted read-only by the kernel: SQLite then reports a plain I/O error.
             return StoreReadOnly(errors.STORE_READ_ONLY.format(path=self.path))
         if writing:
             return StoreError(errors.STORE_WRITE_FAILED.format(path=self.path, reason=text))
         return StoreError(errors.STORE_UNREADABLE.format(path=self.path, reason=text))
+
+    def _card_state(self) -> str | None:
+        """"read-only" or "full" when the filesystem holding the log is so now, else None.
+
+        SQLite reports a card that the kernel turned read-only (a failing SD card) as a plain I/O error, so a
+        failed write is followed by a small write of our own beside the log, which tells.
+        """
+        try:
+            stat = os.statvfs(self.path.parent)
+        except OSError:
+            return None
+        if stat.f_flag & os.ST_RDONLY:
+            return "read-only"
+        probe = self.path.with_name(f".{self.path.name}.probe")
+        try:
+            with open(probe, "wb") as out:
+                out.write(b"\0" * 512)
+                out.flush()
+                os.fsync(out.fileno())
+        except OSError as exc:
+            if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+                return "read-only"
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                return "full"
+            return None
+        finally:
+            with suppress(OSError):
+                probe.unlink()
+        return None
 
     def _reader(self) -> sqlite3.Connection:
         """This thread's read connection; WAL lets it read beside the writer and see every commit."""

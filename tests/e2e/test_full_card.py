@@ -120,3 +120,42 @@ def test_a_full_card_loses_nothing_says_so_and_the_table_goes_on_once_there_is_r
         assert game is not None
         folded = engine.view(profile, engine.replay(profile, store.events(game.id)), TABLE)
         assert json.loads(json.dumps(folded)) == final["game"]
+
+
+@pytest.fixture
+def failing_card(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
+    """An ext4 filesystem on a loop device, mounted as Raspberry Pi OS mounts its card (errors=remount-ro), and the
+    kernel's switch that makes it fail as a worn SD card does: it turns read-only under the running table."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a filesystem image for the game log needs root (CI and the dev machines run as root)")
+    image, where = tmp_path / "card.img", tmp_path / "card"
+    where.mkdir()
+    subprocess.run(["truncate", "-s", "16M", str(image)], check=True)
+    subprocess.run(["mkfs.ext4", "-q", "-F", str(image)], check=True)
+    subprocess.run(["mount", "-o", "loop,errors=remount-ro", str(image), str(where)], check=True)
+    try:
+        device = subprocess.run(["findmnt", "-no", "SOURCE", str(where)], capture_output=True, text=True,
+                                check=True).stdout.strip()
+        yield where, Path("/sys/fs/ext4") / Path(device).name / "trigger_fs_error"
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_a_card_that_turns_read_only_under_the_table_says_so_and_loses_nothing(
+        failing_card: tuple[Path, Path]) -> None:
+    card, trigger = failing_card
+    db = card / "touchline.db"
+    with TouchlineRun(db) as running, client() as page:
+        headers = running.unlock(page)
+        assert page.post(running.url + "/api/actions/new-game", json=FORM, headers=headers).status_code == 200
+        before = _state(running)
+        trigger.write_text("touchline test: the card fails\n")  # the kernel remounts it read-only at once
+        answer = page.post(running.url + "/api/actions/correction", headers=headers,
+                           json={"seat": 1, "what": "budget", "delta": 1, "reason": "found a coin"})
+        read_only = device_errors.STORE_READ_ONLY.format(path=db)
+        assert answer.status_code == 503 and answer.json()["detail"] == read_only
+        state = _state(running)
+        assert state["problem"] == read_only and state["game"] == before["game"]
+        assert all(CANNOT_SAVE in screen["lines"] for screen in state["screens"].values())
+        assert running.stop() == 0
+    assert "Traceback" not in running.text()
