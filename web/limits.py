@@ -150,7 +150,9 @@ class TableNames:
 
     def __init__(self, extra: Iterable[str] = (), *, own: Iterable[str] | None = None) -> None:
         """``extra``: names or addresses from the table file; ``own``: the machine's names (found when omitted)."""
-        self.names = frozenset(split_host(n) for n in (*(machine_names() if own is None else own), *extra) if n.strip())
+        names = {split_host(n) for n in (*(machine_names() if own is None else own), *extra) if n.strip()}
+        # "0.0.0.0" or "::" is where the table listens, never a name a browser may use for it.
+        self.names = frozenset(names - {"0.0.0.0", "::", ""})
 
     def allows(self, host: str, arrived_on: str | None) -> bool:
         """Whether a request whose Host is ``host`` (port removed) that came in on ``arrived_on`` is for us."""

@@ -152,3 +152,13 @@ def test_a_name_the_table_file_lists_is_answered(tmp_path: Path) -> None:
     with TouchlineRun(tmp_path / "t.db", table=table_file) as running, client(OWNER) as page:
         assert page.get(running.url + "/api/state", headers={"host": "touchline.shop.lan"}).status_code == 200
         assert page.get(running.url + "/api/state", headers={"host": "evil.example"}).status_code == 421
+
+
+def test_the_address_the_table_listens_on_is_not_a_name_it_answers_to() -> None:
+    from web.limits import TableNames
+
+    names = TableNames(["0.0.0.0", "::", "Touchline.Shop.LAN."], own=["pi"])
+    assert names.allows("touchline.shop.lan", "192.168.1.5") and names.allows("pi", "192.168.1.5")
+    assert names.allows("192.168.1.5", "192.168.1.5")  # the address the request came in on
+    assert not names.allows("0.0.0.0", "192.168.1.5") and not names.allows("192.168.1.6", "192.168.1.5")
+    assert not names.allows("evil.example", "192.168.1.5")
