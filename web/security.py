@@ -44,7 +44,7 @@ CLIENTS_KEPT = 4096
 """Clients whose wrong guesses are remembered (the oldest are forgotten first), so memory stays bounded."""
 SESSION_DAYS = 30
 SESSIONS_KEPT = 200
-"""Sessions kept at once; the oldest ends when a new one would be one too many."""
+"""Sessions kept at once; the one unused the longest ends when a new one would be one too many."""
 
 
 def client_key(address: str | None) -> str:
@@ -149,7 +149,9 @@ class Guard:
         self._network: deque[float] = deque()
         now = wall()
         kept = self._store.load_sessions()
-        self._sessions = {s.key: s for s in kept if s.expires > now}
+        # Least recently used first: a new session beyond SESSIONS_KEPT ends the one unused the longest.
+        self._sessions: OrderedDict[str, SavedSession] = OrderedDict(
+            (s.key, s) for s in sorted(kept, key=lambda s: s.created) if s.expires > now)
         ended = [s.key for s in kept if s.expires <= now]
         if ended:
             self._store.delete_sessions(ended)
@@ -200,9 +202,7 @@ class Guard:
         saved = SavedSession(_hash(token), secrets.token_urlsafe(24), now, now + SESSION_DAYS * 86400)
         with self._lock:
             self._sessions[saved.key] = saved
-            oldest = sorted(self._sessions.values(), key=lambda s: s.created)[:max(0, len(self._sessions) - SESSIONS_KEPT)]
-            for old in oldest:
-                del self._sessions[old.key]
+            oldest = [self._sessions.popitem(last=False)[1] for _ in range(len(self._sessions) - SESSIONS_KEPT)]
         self._store.save_session(saved)
         if oldest:
             self._store.delete_sessions([s.key for s in oldest])
@@ -225,6 +225,9 @@ class Guard:
         if saved.expires <= self._wall():
             self.logout(key)
             return None
+        with self._lock:
+            if key in self._sessions:
+                self._sessions.move_to_end(key)  # in use: the last to be ended for room
         return key
 
     def seconds_left(self, sid: str) -> int:

@@ -258,3 +258,15 @@ def test_a_code_is_only_valid_for_two_minutes() -> None:
     assert not codes.consume(first)
     second = codes.issue()
     assert not codes.consume(first) and codes.consume(" ".join((second[:4], second[4:]))) and not codes.consume(second)
+
+
+def test_a_browser_in_use_keeps_its_session_however_many_others_unlock() -> None:
+    from web.security import SESSIONS_KEPT
+
+    guard = Guard(lambda: "2468")
+    mine = guard.login("2468", "10.0.0.1")
+    for n in range(3 * SESSIONS_KEPT):  # browsers unlocked once and never used again
+        guard.login("2468", f"10.0.1.{n % 250}")
+        if n % 50 == 0:
+            assert guard.session_id_of(mine) is not None  # the owner's phone, used now and then
+    assert guard.session_id_of(mine) is not None
