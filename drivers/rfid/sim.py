@@ -371,8 +371,9 @@ class SimMfrc522:
         self.chip_version = version
         self.startup_seconds = startup_seconds
         self.power_ups = 0  # hard resets seen: rising edges of NRSTPD and power cycles
-        self.shares_miso = False  # keeps driving MISO while deselected (a common RC522 board defect)
+        self._shares_miso = False
         self.miso_level = 0  # the last bit this chip shifted out
+        self.rig: SimRig | None = None  # the rig it sits on (set by SimRig.chip)
         self.transfer_overhead = transfer_overhead  # seconds a driver spends around each transfer
         self.transfers = 0
         self.card: SimCard | None = None
@@ -412,6 +413,19 @@ class SimMfrc522:
         with self._lock:
             self._catch_up()
             self.stray, self.stray_needs_db = card, needs_db
+        if card is not None and self.rig is not None:
+            self.rig.strays = True  # from now on the rig keeps every chip's events in order
+
+    @property
+    def shares_miso(self) -> bool:
+        """True when this board keeps driving MISO while deselected (a common RC522 board defect)."""
+        return self._shares_miso
+
+    @shares_miso.setter
+    def shares_miso(self, value: bool) -> None:
+        self._shares_miso = value
+        if value and self.rig is not None:
+            self.rig.miso_sharers = True
 
     @property
     def rx_gain_db(self) -> int:
@@ -515,10 +529,10 @@ class SimMfrc522:
         """One SPI transfer: an address byte then data; reads shift out one register per byte."""
         with self._lock:
             self.transfers += 1
-            self.clock.advance(len(data) * 8 / max(1, speed_hz) + self.transfer_overhead)
+            now = self.clock.advance(len(data) * 8 / max(1, speed_hz) + self.transfer_overhead)
             if self._spi_fails:
                 raise OSError(errno.EIO, "Input/output error")
-            if self._lost is not None or not self.awake:
+            if self._lost is not None or not self._powered or now < self._awake_at:
                 # A chip in power-down or still starting its oscillator leaves MISO alone and loses every write.
                 return [self._lost if self._lost is not None else 0x00] * len(data)
             self._catch_up()
@@ -661,6 +675,8 @@ class SimMfrc522:
         heapq.heappush(self._events, (when, next(self._seq), callback))
 
     def _catch_up(self) -> None:
+        if not self._events:
+            return  # nothing scheduled: no need to read the clock
         now = self.clock.now()
         while self._events and self._events[0][0] <= now:
             when, _, callback = heapq.heappop(self._events)
@@ -837,9 +853,11 @@ class FakeSpiDev:
         if self._chip is None:
             raise OSError(errno.EBADF, "Bad file descriptor")
         self.transfers += 1
-        self._rig.settle(self._chip)
+        rig = self._rig
+        if rig.strays:
+            rig.settle(self._chip)
         out = self._chip.transfer(list(values), speed_hz or self.max_speed_hz)
-        return self._rig.miso_fight(self._chip, out)
+        return rig.miso_fight(self._chip, out) if rig.miso_sharers else out
 
     xfer = xfer2
 
@@ -971,6 +989,9 @@ class SimRig:
         self.spidev.SpiDev = lambda bus=None, device=None: FakeSpiDev(self, bus, device)  # type: ignore[attr-defined]
         self._stock: types.ModuleType | None = None
         self._lock = threading.Lock()
+        # Set once a card reaches two antennas, or a board drives MISO: only then does a transfer need the others.
+        self.strays = False
+        self.miso_sharers = False
 
     def chip(self, bus: int, device: int, *, rst_pin: int | None = None) -> SimMfrc522:
         """The chip on SPI<bus>.<device>, made on first use (``rst_pin``: the BCM pin wired to its NRSTPD)."""
@@ -978,6 +999,7 @@ class SimRig:
             chip = self.chips.get((bus, device))
             if chip is None:
                 chip = self.chips[(bus, device)] = SimMfrc522(self.clock, bus, device, rst_pin)
+                chip.rig = self
             elif rst_pin is not None and chip.rst_pin != rst_pin:
                 chip.rst_pin = rst_pin  # the table file opening it says how it is wired
             else:
