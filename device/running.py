@@ -139,7 +139,9 @@ class RunningTable:
             screen["version"] = self._drawn.get(screen_id, 0)
             # A long message turns its pages without a change of the game: the virtual table fetches frames meanwhile.
             screen["page"], screen["pages"] = self.pager.shown(screen_id)
-        return {**snapshot, "simulation": self.sim is not None}
+        # The seats' colours from the table file: the page draws each club in its seat's colour (charts, TV).
+        seats = [{"seat": s.number, "colour": s.colour} for s in self.session.config.seats]
+        return {**snapshot, "seats": seats, "simulation": self.sim is not None}
 
     async def subscribe(self) -> AsyncIterator[dict[str, Any]]:
         """Yield the snapshot now and again each time anything changes at the table."""

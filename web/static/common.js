@@ -145,3 +145,19 @@ export function cardName(id) {
   if (id === null || id === undefined) return "";
   return names?.get(id) ?? words(id);
 }
+
+/** How the seats' colours named in the table file look on the page (the names a table file uses, drawn readable). */
+const SEAT_PALETTE = {red: "#d7263d", blue: "#3f88c5", green: "#1b998b", yellow: "#e0a800", orange: "#f49d37",
+  purple: "#8e44ad", black: "#2e4057", white: "#9aa5b1", pink: "#e0609a", brown: "#8d5b3a"};
+const SEAT_FALLBACK = ["#d7263d", "#3f88c5", "#1b998b", "#e0a800"];
+
+/** A seat's colour: the one its table file names (``seats[].colour``), else one of four by seat number. */
+export function seatColour(seat) {
+  const named = (window.__snapshot?.seats || []).find((s) => s.seat === Number(seat))?.colour;
+  if (named) {
+    const known = SEAT_PALETTE[String(named).toLowerCase()];
+    if (known) return known;
+    if (CSS.supports("color", named)) return named;
+  }
+  return SEAT_FALLBACK[(Number(seat) - 1 + SEAT_FALLBACK.length) % SEAT_FALLBACK.length];
+}

@@ -1,6 +1,8 @@
 // Drawing the game view: status line, League table, clubs, log entries and final scoring.
 // Every field may be missing (a game not started, a club with no Sponsors): nothing here assumes it is there.
-import {cardName, h, nameOf, words} from "./common.js";
+import {cardName, h, nameOf, seatColour, words} from "./common.js";
+
+export {seatColour};
 
 export const ZONE_ORDER = ["fwd_left", "fwd_centre", "fwd_right", "mid_left", "mid_centre", "mid_right",
   "def_left", "def_centre", "def_right"];
@@ -59,8 +61,8 @@ export function league(game) {
   return h("table", {class: "league"},
     h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Team"), h("th", {class: "n"}, "Pts"),
       h("th", {class: "n"}, "VP now"), h("th", {}, ""))),
-    h("tbody", {}, rows.map((row) => h("tr", {class: [row.kind === "club" || row.seat ? "club" : "opponent", row.inactive ? "inactive" : ""].join(" "),
-      dataset: {team: nameOf(row)}},
+    h("tbody", {}, rows.map((row) => h("tr", {class: [row.kind === "club" || row.seat ? "clubrow" : "opponent", row.inactive ? "inactive" : ""].join(" "),
+      dataset: {team: nameOf(row)}, style: row.seat ? `--seat:${seatColour(row.seat)}` : undefined},
     h("td", {}, row.position ?? ""),
     h("td", {}, row.name ?? nameOf(row), row.seat ? h("span", {class: "seat"}, ` seat ${row.seat}`) : ""),
     h("td", {class: "n"}, row.points ?? 0), h("td", {class: "n"}, row.vp ?? ""),
