@@ -97,3 +97,36 @@ def test_start_waits_until_the_seats_are_drawn(browser: Browser, no_game: Runnin
     expect(page.locator("#newgame-msg")).to_contain_text("The game has started")
     assert errors == []
     visits.context.close()
+
+
+HUES = {"red": [(330, 360), (0, 15)], "blue": [(190, 240)], "green": [(90, 185)], "yellow": [(35, 60)]}
+"""Where each colour a shipped table file names lies on the colour wheel (degrees)."""
+HUE = """(el) => { const m = getComputedStyle(el).stroke.match(/\\d+(\\.\\d+)?/g).map(Number).map((v) => v / 255);
+  const [r, g, b] = m; const max = Math.max(r, g, b), min = Math.min(r, g, b), d = max - min; if (!d) return -1;
+  const h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4; return (h * 60 + 360) % 360; }"""
+
+
+def test_the_charts_draw_each_club_in_its_seats_colour_and_a_week_once_it_is_played(
+        browser: Browser, mid_game: Running) -> None:
+    from device.table_file import default_sim_table
+
+    colours = {seat.number: seat.colour for seat in default_sim_table().seats}
+    visits = Visits(browser, viewport={"width": 1280, "height": 900})
+    page = visits.context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(mid_game.url + "/charts")
+    expect(page.locator("figure.chartbox").first).to_be_visible()
+    assert mid_game.state()["game"]["week"] == 2  # Monday of Week 2: only Week 1 has been played
+    for chart in page.locator("figure.chartbox").all():
+        assert chart.locator("text.tick").evaluate_all("ts => ts.map(t => t.textContent)")[2:] == ["1"]  # (after the axis' top and bottom values)
+        lines = chart.locator("polyline")
+        expect(lines).to_have_count(4)
+        for line in lines.all():
+            seat = int(line.get_attribute("data-seat") or 0)
+            hue = line.evaluate(HUE)
+            wanted = HUES[str(colours[seat])]
+            assert any(low <= hue <= high for low, high in wanted), f"seat {seat} ({colours[seat]}) is drawn at hue {hue:.0f}"
+    shoot(page, "charts-mid-game")
+    assert errors == []
+    visits.context.close()

@@ -1,8 +1,8 @@
-// Line charts of League points and each resource over the weeks, drawn as inline SVG.
-import {fill, h, live, words} from "./common.js";
+// Line charts of League points and each resource over the weeks played, drawn as inline SVG, each club in its seat's
+// colour (the table file's, as the TV and the League table draw it).
+import {fill, h, live, seatColour, words} from "./common.js";
 
 const NS = "http://www.w3.org/2000/svg";
-const COLOURS = ["#d7263d", "#1b998b", "#3f88c5", "#f49d37", "#8e44ad", "#2e4057"];
 
 function svg(tag, attrs = {}, ...children) {
   const el = document.createElementNS(NS, tag);
@@ -23,24 +23,32 @@ function chart(measure, history, clubs) {
   plot.append(svg("line", {x1: L, y1: y(min), x2: W - R, y2: y(min), class: "axis"}));
   plot.append(svg("text", {x: 2, y: y(max) + 4, class: "tick"}, max), svg("text", {x: 2, y: y(min), class: "tick"}, min));
   weeks.forEach((w, i) => plot.append(svg("text", {x: x(i) - 3, y: H - 6, class: "tick"}, w)));
-  clubs.forEach((seat, n) => {
+  clubs.forEach((seat) => {
     const pts = history.map((h, i) => [x(i), y((h.clubs?.[seat] || {})[measure] ?? 0)]);
-    const colour = COLOURS[n % COLOURS.length];
-    plot.append(svg("polyline", {points: pts.map((p) => p.join(",")).join(" "), fill: "none", stroke: colour, "stroke-width": 2}));
+    const colour = seatColour(seat);
+    plot.append(svg("polyline", {points: pts.map((p) => p.join(",")).join(" "), fill: "none", stroke: colour, "stroke-width": 2,
+      "data-seat": seat}));
     pts.forEach(([px, py]) => plot.append(svg("circle", {cx: px, cy: py, r: 3, fill: colour})));
   });
   return h("figure", {class: "chartbox"}, h("figcaption", {}, words(measure)), plot);
 }
 
+/** The weeks whose Matchday has been played: a week is a point of the charts once it is over, not from its Monday. */
+function played(history, game) {
+  if (!game) return history;
+  const over = ["end_of_round", "final_scoring", "over"].includes(game.stage);
+  return history.filter((w) => w.week < game.week || (w.week === game.week && over));
+}
+
 live((snapshot) => {
-  const history = snapshot.history || [];
+  const history = played(snapshot.history || [], snapshot.game);
   const box = document.getElementById("charts");
-  if (!history.length) { fill(box, h("p", {class: "hint"}, "The charts appear once a game has started.")); return; }
+  if (!history.length) { fill(box, h("p", {class: "hint"}, "The charts appear once the first week has been played.")); return; }
   const clubs = [...new Set(history.flatMap((w) => Object.keys(w.clubs || {})))].sort();
   const names = Object.fromEntries((snapshot.game?.clubs || []).map((c) => [String(c.seat), c.name]));
   const measures = [...new Set(history.flatMap((w) => Object.values(w.clubs || {}).flatMap(Object.keys)))];
   measures.sort((a, b) => (a === "points" ? -1 : b === "points" ? 1 : 0));
-  const legend = h("ul", {class: "legend"}, clubs.map((seat, n) => h("li", {},
-    h("span", {class: "swatch", style: `background:${COLOURS[n % COLOURS.length]}`}), names[seat] || `Seat ${seat}`)));
+  const legend = h("ul", {class: "legend"}, clubs.map((seat) => h("li", {dataset: {seat}},
+    h("span", {class: "swatch", style: `background:${seatColour(seat)}`}), names[seat] || `Seat ${seat}`)));
   fill(box, legend, measures.map((m) => chart(m, history, clubs)));
 });
