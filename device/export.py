@@ -26,6 +26,8 @@ FORMATS = ("json", "csv", "bgstats")
 _NOT_CATEGORIES = frozenset({"seat", "name", "club", "position", "league_position", "total", "vp", "rank", "winner"})
 Format = Literal["json", "csv", "bgstats"]
 EXPORT_VERSION = 1
+UNNAMED_PLAYER = "Player at seat {seat}"
+"""A seat whose players gave no name at New game, as BG Stats lists it (the club's name goes in the role)."""
 
 
 @dataclass(frozen=True)
@@ -79,9 +81,9 @@ class GameExport:
             return 0
         return max(0, round((self.events[-1].created - self.game.created).total_seconds() / 60))
 
-    def player_name(self, seat: int, fallback: str | None = None) -> str:
-        """Who played a seat: the name given at the table, else the club's, else ``Seat N``."""
-        return self.game.seats.get(seat) or fallback or f"Seat {seat}"
+    def player_name(self, seat: int) -> str:
+        """Who played a seat: the names the seat gave at New game, else ``Player at seat N`` (a club is not a player)."""
+        return self.game.seats.get(seat) or UNNAMED_PLAYER.format(seat=seat)
 
 
 def final_from_view(view: Mapping[str, Any]) -> FinalScoring | None:
@@ -192,7 +194,7 @@ def to_json(export: GameExport) -> str:
                 {
                     "seat": c.seat,
                     "name": c.name,
-                    "player": export.player_name(c.seat, c.name),
+                    "player": export.player_name(c.seat),
                     "total": c.total,
                     "rank": c.rank,
                     "winner": c.winner,
@@ -216,7 +218,7 @@ def to_csv(export: GameExport) -> str:
         writer.writerow(["rank", "seat", "club", "player", *categories, "total", "winner"])
         for club in export.final.clubs:
             points = dict(club.breakdown)
-            writer.writerow([club.rank, club.seat, club.name, export.player_name(club.seat, club.name),
+            writer.writerow([club.rank, club.seat, club.name, export.player_name(club.seat),
                              *(points.get(c, 0) for c in categories), club.total, "yes" if club.winner else "no"])
         writer.writerow([])
     writer.writerow(["seq", "time", "type", "seat", "event"])
@@ -241,7 +243,7 @@ def bgstats_play(export: GameExport) -> dict[str, Any]:
         "game": {"name": GAME_NAME, "highestWins": True, "noPoints": False, "sourceGameId": "eleven"},
         "players": [
             {
-                "name": export.player_name(c.seat, c.name),
+                "name": export.player_name(c.seat),
                 "sourcePlayerId": f"seat-{c.seat}",
                 "score": c.total,
                 "rank": c.rank,

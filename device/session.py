@@ -348,11 +348,13 @@ class Session:
         state = engine.initial_state(self.profile)
         for event in events:  # checked in full before anything is written, so a refused setup changes nothing
             state = engine.apply(self.profile, state, event).state
-        seats = {club.seat: club.name for club in action.clubs}
+        # The log keeps who played each seat, as the seats named them (the clubs' names are in the setup events).
+        players = {club.seat: club.players for club in action.clubs if club.players}
+        first = action.first_seat or min(club.seat for club in action.clubs)
         # One transaction: the old game abandoned (a finished one stays finished), the new one and its whole setup.
         self.game = self.store.start_game(
-            events, seats=seats, profile_source=str(self.config.deck or "demo"), abandon=self.game,
-            settings={"game:{game}:first_player": str(action.first_seat or min(seats))}).id
+            events, seats=players, profile_source=str(self.config.deck or "demo"), abandon=self.game,
+            settings={"game:{game}:first_player": str(first)}).id
         self.state = state
         self.history = []
         self.interpreter.reset()

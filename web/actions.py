@@ -46,6 +46,8 @@ class ClubSetup(Body):
 
     seat: Seat
     name: Name
+    players: Name | None = Field(default=None, description="who plays this club, as a score keeper like BG Stats should "
+                                                            "name them (e.g. \"Anna and Ben\"); the club's name is not theirs")
     directors: list[CardId] = Field(default_factory=list, max_length=3, description="the Directors kept after the draft")
     veteran: CardId | None = None
     youngster: CardId | None = None

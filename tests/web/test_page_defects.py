@@ -6,6 +6,7 @@ drivers), then the real table is started over it, as after a restart mid-game.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -128,5 +129,25 @@ def test_the_charts_draw_each_club_in_its_seats_colour_and_a_week_once_it_is_pla
             wanted = HUES[str(colours[seat])]
             assert any(low <= hue <= high for low, high in wanted), f"seat {seat} ({colours[seat]}) is drawn at hue {hue:.0f}"
     shoot(page, "charts-mid-game")
+    assert errors == []
+    visits.context.close()
+
+
+def test_each_seat_names_its_players_at_new_game_for_bg_stats(browser: Browser, no_game: Running, tmp_path: Path) -> None:
+    from device.export import build_export, render
+    from device.store import open_store
+
+    visits = Visits(browser, viewport={"width": 1366, "height": 900})
+    page, errors = unlocked_admin(visits, no_game)
+    page.locator('.seatbox[data-seat="1"] input.players').fill("Anna and Ben")
+    page.click("#newgame button[type=submit]")
+    expect(page.locator("#newgame-msg")).to_contain_text("The game has started")
+    store = open_store(tmp_path / "touchline.db")
+    try:
+        game = store.games()[-1]
+        document = json.loads(render(build_export(store, game.id), "json"))
+    finally:
+        store.close()
+    assert document["game"]["seats"] == {"1": "Anna and Ben"}  # seat 2 named nobody: no club name stands in
     assert errors == []
     visits.context.close()

@@ -32,6 +32,8 @@ function drawSeats() {
   fill($("seats"), [1, 2, 3, 4].map((seat) => h("fieldset", {class: "seatbox", dataset: {seat}},
     h("legend", {}, h("label", {class: "inline"}, h("input", {type: "checkbox", class: "plays", checked: seat <= 2}), ` Seat ${seat} plays`)),
     h("label", {}, "Club name ", h("input", {class: "name", maxlength: 40, value: ["Middleham Local Club", "Riverside Town", "Northgate Albion", "Eastport City"][seat - 1]})),
+    h("label", {}, "Played by ", h("input", {class: "players", maxlength: 40, placeholder: "e.g. Anna and Ben",
+      title: "Who plays this club, as BG Stats should name them when the game is exported"})),
     h("label", {}, "Directors kept (draft, up to 3) ", h("select", {class: "directors", multiple: true, size: 4}, options("director"))),
     one("veteran", "Starting Veteran", "veteran"), one("youngster", "Starting Youngster", "youngster"),
     h("label", {}, "Opponents dealt, in order (pick them in the order they are played) ",
@@ -96,7 +98,7 @@ $("newgame").addEventListener("submit", async (event) => {
   event.preventDefault();
   const value = (b, cls) => b.querySelector(`.${cls}`).value || null;
   const clubs = [...document.querySelectorAll(".seatbox")].filter((b) => b.querySelector(".plays").checked).map((b) => ({
-    seat: Number(b.dataset.seat), name: b.querySelector(".name").value,
+    seat: Number(b.dataset.seat), name: b.querySelector(".name").value, players: b.querySelector(".players").value.trim() || null,
     directors: picked(b.querySelector(".directors")), opponents: ordered(b.querySelector(".opponents")),
     veteran: value(b, "veteran"), youngster: value(b, "youngster"), objective: value(b, "objective"), tactic: value(b, "tactic"),
   }));
