@@ -83,7 +83,7 @@ def test_a_game_played_to_its_final_scoring_is_finished_in_the_log_and_exports_i
     from urllib.parse import unquote
 
     from device import cli
-    from device.export import BGSTATS_LINK
+    from device.export import BGSTATS_LINK, UNNAMED_PLAYER
     from device.replay import run_scenario
     from device.session import Session
     from device.sim import ForcedDice
@@ -104,8 +104,9 @@ def test_a_game_played_to_its_final_scoring_is_finished_in_the_log_and_exports_i
     assert cli.main(["export", "last", "--format", "bgstats", "--db", str(db)]) == 0
     play = json.loads(unquote(capsys.readouterr().out.strip()[len(BGSTATS_LINK):]))
     names = {row["seat"]: row["name"] for row in final["view"]["final"]}
-    assert sorted((p["name"], p["score"], p["winner"]) for p in play["players"]) == sorted(
-        (names[seat], total, seat in winners) for seat, total in totals.items())
+    # Nobody named the players at New game: each is the player at its seat, the club is the role.
+    assert sorted((p["name"], p["role"], p["score"], p["winner"]) for p in play["players"]) == sorted(
+        (UNNAMED_PLAYER.format(seat=seat), names[seat], total, seat in winners) for seat, total in totals.items())
     store = open_store(db)
     try:
         session = Session(default_sim_table(), store, ForcedDice(strict=True))

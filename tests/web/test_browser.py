@@ -320,9 +320,8 @@ def test_charts_draw_points_and_every_resource_per_club(browser: Browser, served
     http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
     visits = Visits(browser)
     page = visits.page(served.url + "/charts")
-    expect(page.locator("figure.chartbox figcaption")).to_have_text(["Points", "Budget", "Fanbase", "Operation", "Fitness"])
-    expect(page.locator("figure.chartbox").first.locator("polyline")).to_have_count(2)
-    expect(page.locator(".legend li")).to_have_text(["Middleham Local Club", "Riverside Town"])
+    # A week is plotted once its Matchday is played (tests/web/test_page_defects.py plays one on the real table).
+    expect(page.locator("#charts")).to_contain_text("The charts appear once the first week has been played.")
     http.close()
     visits.context.close()
 

@@ -118,7 +118,10 @@ def test_the_charts_draw_each_club_in_its_seats_colour_and_a_week_once_it_is_pla
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(mid_game.url + "/charts")
     expect(page.locator("figure.chartbox").first).to_be_visible()
-    assert mid_game.state()["game"]["week"] == 2  # Monday of Week 2: only Week 1 has been played
+    game = mid_game.state()["game"]
+    assert game["week"] == 2  # Monday of Week 2: only Week 1 has been played
+    expect(page.locator("figure.chartbox figcaption")).to_have_text(["Points", "Budget", "Fanbase", "Operation", "Fitness"])
+    expect(page.locator(".legend li")).to_have_text([c["name"] for c in game["clubs"]])
     for chart in page.locator("figure.chartbox").all():
         assert chart.locator("text.tick").evaluate_all("ts => ts.map(t => t.textContent)")[2:] == ["1"]  # (after the axis' top and bottom values)
         lines = chart.locator("polyline")
