@@ -93,6 +93,16 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--port", type=int, help="port of the page (default: the table file's, usually 8000)")
     db_option(run)
 
+    demo = sub.add_parser("demo", help="play a recorded game by itself in a loop until someone taps a pad or presses a button")
+    table_options(demo, sim_help="simulate every reader, button and screen (the table file defaults to the simulated table)")
+    demo.add_argument("--host", help="address the page listens on (default: the table file's)")
+    demo.add_argument("--port", type=int, help="port of the page (default: the table file's, usually 8000)")
+    db_option(demo)
+    demo.add_argument("--scenario", type=Path, help="the recorded game to play (default: the shipped whole game)")
+    demo.add_argument("--step-seconds", type=float, default=None, help="pause between two steps (default 1.5)")
+    demo.add_argument("--pause-seconds", type=float, default=None, help="how long the final scoring stays (default 30)")
+    demo.add_argument("--loops", type=int, default=0, help="how many times to play it (default 0: until stopped)")
+
     replay = sub.add_parser("replay", help="run a scenario file against the simulated table and print the final state")
     replay.add_argument("scenario", type=Path, help="the scenario file")
 
@@ -183,6 +193,30 @@ def cmd_run(args: argparse.Namespace) -> int:
         port=args.port or config.port,
         db_path=args.db or (Path(os.environ[DB_ENV]) if os.environ.get(DB_ENV) else config.database),
     ))
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Run the table with a recorded game playing by itself until a person touches it."""
+    config = resolve_table(args.table, sim=args.sim)
+    run_demo = _late("demo", "the demo", "device.demo", "run_demo")
+    if run_demo is None:
+        return 1
+    timing = {key: value for key, value in (("step_seconds", args.step_seconds), ("pause_seconds", args.pause_seconds))
+              if value is not None}
+    try:
+        return int(run_demo(
+            config,
+            sim=is_sim(args, config),
+            host=args.host or config.host,
+            port=args.port or config.port,
+            db_path=args.db or (Path(os.environ[DB_ENV]) if os.environ.get(DB_ENV) else config.database),
+            scenario=args.scenario,
+            loops=args.loops,
+            **timing,
+        ))
+    except ValueError as exc:  # a scenario that cannot be read: the sentence names the file and the step
+        print(f"touchline demo: {exc}", file=sys.stderr)
+        return 2
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -402,6 +436,7 @@ def _late(command: str, what: str, module: str, name: str) -> Callable[..., Any]
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "run": cmd_run,
+    "demo": cmd_demo,
     "replay": cmd_replay,
     "enroll": cmd_enroll,
     "hw-check": cmd_hw_check,

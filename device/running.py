@@ -7,11 +7,11 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from device.hardware import Hardware
-from device.screens import Pager
+from device.screens import Message, Pager
 from device.session import Session
 from drivers.base import HealthReading
 
@@ -40,6 +40,11 @@ class RunningTable:
         """How many frames each display has been sent: the page fetches a frame again when it grows."""
         self.processed = 0
         """Readings handled so far (tests and the simulated table wait on it)."""
+        self.intercept: Callable[[Any], bool] | None = None
+        """Sees each reading a driver hands in first; when it returns True the reading is not played (``touchline
+        demo`` stops on the first tap or press a person makes)."""
+        self.demo: Any = None
+        """The demo's state while ``touchline demo`` runs (the page shows it), else None."""
 
     @property
     def sim(self) -> Any:
@@ -73,8 +78,15 @@ class RunningTable:
         self._tasks = []
         await asyncio.to_thread(self.hardware.stop)
 
+    @property
+    def running(self) -> bool:
+        """Whether the table has started (its loop takes readings)."""
+        return self._queue is not None
+
     def _emit(self, reading: Any) -> None:
         """Called from a driver's thread: hand the reading to the loop."""
+        if self.intercept is not None and not isinstance(reading, HealthReading) and self.intercept(reading):
+            return
         if self._loop is not None and self._queue is not None:
             self._loop.call_soon_threadsafe(self._queue.put_nowait, reading)
 
@@ -111,6 +123,18 @@ class RunningTable:
                 # Only a page turns: the displays change, the game and the page's snapshot do not.
                 await asyncio.to_thread(self.redraw)
 
+    def feed(self, reading: Any) -> None:
+        """Hand a reading in from the loop itself, as a driver would (``touchline demo`` plays its steps so)."""
+        assert self._queue is not None, "the table has not started"
+        self._queue.put_nowait(reading)
+
+    async def set_aside(self, message: Message) -> None:
+        """End the game in play without a result (kept in the log as abandoned) and show ``message`` on every screen."""
+        assert self._lock is not None
+        async with self._lock:
+            await asyncio.to_thread(self.session.set_aside, message)
+        await self._after_change()
+
     async def idle(self) -> None:
         """Wait until every reading handed in so far has been handled."""
         if self._queue is not None:
@@ -141,7 +165,8 @@ class RunningTable:
             screen["page"], screen["pages"] = self.pager.shown(screen_id)
         # The seats' colours from the table file: the page draws each club in its seat's colour (charts, TV).
         seats = [{"seat": s.number, "colour": s.colour} for s in self.session.config.seats]
-        return {**snapshot, "seats": seats, "simulation": self.sim is not None}
+        demo = self.demo.as_dict() if self.demo is not None else None
+        return {**snapshot, "seats": seats, "demo": demo, "simulation": self.sim is not None}
 
     async def subscribe(self) -> AsyncIterator[dict[str, Any]]:
         """Yield the snapshot now and again each time anything changes at the table."""

@@ -365,6 +365,21 @@ class Session:
         return {"game": self.game}
 
     @_locked
+    def set_aside(self, message: Message) -> None:
+        """End the game in play without a result (kept in the log as abandoned): no game runs, every screen says
+        ``message`` (``touchline demo`` hands the table to a person so)."""
+        if self.game is not None and self.store.game(self.game).status == "playing":
+            self.store.finish(self.game, status="abandoned")
+        self.game = self.state = None
+        self.history = []
+        self.interpreter.reset()
+        self.messages.clear()
+        self.kinds.clear()
+        self.shared = None
+        self.everyone = message
+        self._changed()
+
+    @_locked
     def undo(self) -> dict[str, Any]:
         """Drop the last event of the log and refold; every screen says what was undone."""
         if self.game is None or not self.store.events(self.game):

@@ -8,7 +8,7 @@ import {finalScoring, league, scoreOf, seatColour, status} from "./view.js";
 const CYCLE_MS = 12000;
 const SCROLL_PAUSE_MS = 2500;
 /** The body's type, as a share of the screen's height: largest tried first, smallest still read across a shop. */
-const LARGEST = 0.06;
+const LARGEST = 0.08;
 const SMALLEST = 0.03;
 /** Never smaller than this many pixels, whatever the screen: below it a slide scrolls instead. */
 const SMALLEST_PX = 20;
@@ -18,7 +18,9 @@ let slide = 0;
 let scroller = null;
 
 function slideBox(title, body, extra = null) {
-  return [h("header", {class: "tvhead"}, title, extra), h("div", {class: "tvbody"}, h("div", {class: "tvfit"}, body))];
+  // While ``touchline demo`` plays, a banner says how to take the table over (the words come with the snapshot).
+  const demo = latest?.demo?.playing ? h("p", {class: "tvdemo", id: "tvdemo"}, latest.demo.banner) : null;
+  return [h("header", {class: "tvhead"}, title, extra), h("div", {class: "tvbody"}, h("div", {class: "tvfit"}, body)), demo];
 }
 
 function statusLine(game) {
@@ -63,7 +65,9 @@ function slides(game) {
 }
 
 function attract() {
-  return slideBox(h("h1", {}, "Touchline"), [
+  // After a demo someone stopped, the table is theirs: say so first.
+  const handedOver = latest?.demo && !latest.demo.playing;
+  return slideBox(h("h1", {}, handedOver ? latest.demo.offer : "Touchline"), [
     h("p", {class: "big"}, "A table of Eleven, the football-manager board game, with its bookkeeping done for you."),
     h("ol", {class: "steps"},
       h("li", {}, "Open this table's page on a phone (same Wi-Fi): ", h("b", {}, location.host)),
