@@ -7,13 +7,16 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 from device.hardware import Hardware
 from device.screens import Message, Pager
 from device.session import Session
 from drivers.base import HealthReading
+from engine.views import TABLE as TABLE_VIEWER
+from web.actions import TableAction
+from web.live import Viewer
 
 log = logging.getLogger(__name__)
 
@@ -31,13 +34,17 @@ class RunningTable:
         self._queue: asyncio.Queue[Any] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lock: asyncio.Lock | None = None
-        self._changed: asyncio.Condition | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self.pager = Pager(session.clock)
         """Which page of a long message each screen shows, turned on the session's clock."""
+        self._watchers: list[Callable[[], None]] = []
         self._drawing = threading.Lock()
         self._drawn: dict[str, int] = {}
         """How many frames each display has been sent: the page fetches a frame again when it grows."""
+        self._frames = 0
+        """Frames drawn on every display together."""
+        self._told = -1
+        """The session's version the page was last told of."""
         self.processed = 0
         """Readings handled so far (tests and the simulated table wait on it)."""
         self.intercept: Callable[[Any], bool] | None = None
@@ -56,6 +63,12 @@ class RunningTable:
         """The deck and board profile the table plays with."""
         return self.session.profile
 
+    @property
+    def version(self) -> int:
+        """Grows with every change of the game and every frame drawn (a snapshot carries the version it shows): a
+        snapshot is never older than the screens it names, whichever thread asks between a change and its redraw."""
+        return self.session.version + self._frames
+
     # -- life cycle -----------------------------------------------------------------------------------
 
     async def start(self) -> None:
@@ -63,7 +76,6 @@ class RunningTable:
         self._loop = asyncio.get_running_loop()
         self._queue = asyncio.Queue()
         self._lock = asyncio.Lock()
-        self._changed = asyncio.Condition()
         self.redraw()
         self.hardware.start(self._emit)
         self._tasks = [asyncio.create_task(self._consume()), asyncio.create_task(self._tick())]
@@ -87,7 +99,7 @@ class RunningTable:
         """Called from a driver's thread: hand the reading to the loop."""
         if self.intercept is not None and not isinstance(reading, HealthReading) and self.intercept(reading):
             return
-        if self._loop is not None and self._queue is not None:
+        if self._loop is not None and self._queue is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self._queue.put_nowait, reading)
 
     async def _consume(self) -> None:
@@ -141,24 +153,33 @@ class RunningTable:
             await self._queue.join()
 
     async def _after_change(self) -> None:
-        await asyncio.to_thread(self.redraw)
-        assert self._changed is not None
-        async with self._changed:
-            self._changed.notify_all()
+        """Redraw, then tell the page: a snapshot built from here on shows the change and the frames it drew."""
+        drawn = await asyncio.to_thread(self.redraw)
+        if not drawn and self.session.version == self._told:
+            return  # nothing the page shows has changed (a refusal said on no screen)
+        self._told = self.session.version
+        for changed in self._watchers:
+            changed()
 
-    def redraw(self) -> None:
-        """Draw the screens whose text or page changed (one redraw at a time: two changes may finish together)."""
+    def redraw(self) -> int:
+        """Draw the screens whose text or page changed (one redraw at a time: two changes may finish together);
+        returns how many were drawn."""
+        drawn = 0
         with self._drawing:
             for screen_id, (screen, page) in self.pager.changed(self.session.screens()).items():
                 self.hardware.show(screen_id, screen, page)
                 self._drawn[screen_id] = self._drawn.get(screen_id, 0) + 1
+                drawn += 1
+            self._frames += drawn
             self.hardware.lights(self.session.waiting_seats())
+        return drawn
 
     # -- web.interface.Table -------------------------------------------------------------------------
 
-    def snapshot(self) -> dict[str, Any]:
-        """Everything the page shows, JSON-safe (a screen's version counts the frames its display was sent)."""
-        snapshot = self.session.snapshot()
+    def snapshot(self, viewer: Viewer = TABLE_VIEWER) -> dict[str, Any]:
+        """Everything the page shows a viewer, JSON-safe (a screen's version counts the frames its display was sent)."""
+        version = self.version
+        snapshot = self.session.snapshot(viewer)
         for screen_id, screen in snapshot["screens"].items():
             screen["version"] = self._drawn.get(screen_id, 0)
             # A long message turns its pages without a change of the game: the virtual table fetches frames meanwhile.
@@ -166,26 +187,20 @@ class RunningTable:
         # The seats' colours from the table file: the page draws each club in its seat's colour (charts, TV).
         seats = [{"seat": s.number, "colour": s.colour} for s in self.session.config.seats]
         demo = self.demo.as_dict() if self.demo is not None else None
-        return {**snapshot, "seats": seats, "demo": demo, "simulation": self.sim is not None}
+        return {**snapshot, "seats": seats, "demo": demo, "simulation": self.sim is not None, "version": version}
 
-    async def subscribe(self) -> AsyncIterator[dict[str, Any]]:
-        """Yield the snapshot now and again each time anything changes at the table."""
-        assert self._changed is not None
-        version = self.session.version
-        yield self.snapshot()
-        while True:
-            async with self._changed:
-                await self._changed.wait_for(lambda: self.session.version != version)
-            version = self.session.version
-            yield self.snapshot()
+    def watch(self, changed: Callable[[], None]) -> None:
+        """Call ``changed()`` on the loop after every change at the table (the page's live updates)."""
+        self._watchers.append(changed)
 
-    async def submit(self, action: dict[str, Any]) -> dict[str, Any]:
+    async def submit(self, action: TableAction) -> dict[str, Any]:
         """Apply one page action; ValueError with a sentence when refused (nothing changes)."""
         assert self._lock is not None
-        async with self._lock:
-            result = await asyncio.to_thread(self.session.page, action)
-        await self._after_change()
-        return result
+        try:
+            async with self._lock:
+                return await asyncio.to_thread(self.session.page, action)
+        finally:
+            await self._after_change()  # a refusal changes nothing, but may say why on the screens
 
     def deck(self) -> list[dict[str, Any]]:
         """Every card of the loaded deck: id, name and kind."""
@@ -194,5 +209,3 @@ class RunningTable:
             {"id": card.id, "name": card.name, "kind": card.kind, "enrolled": card.id in enrolled}
             for card in self.session.profile.cards.values()
         ]
-
-

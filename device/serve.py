@@ -10,6 +10,7 @@ import signal
 import socket
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import engine
@@ -21,6 +22,7 @@ from device.running import RunningTable
 from device.session import Session
 from device.sim import SimHardware
 from device.table_file import TableConfig
+from drivers.base import ManualClock
 from drivers.dice import Dice
 
 log = logging.getLogger(__name__)
@@ -42,8 +44,13 @@ def build_hardware(config: TableConfig, *, sim: bool) -> Hardware:
     return TableHardware(config, backend="real")
 
 
-def build_table(config: TableConfig, *, sim: bool, db_path: Path, dice: Dice | None = None) -> RunningTable:
-    """The running table for a table file: store, dice, drivers and the game session, resumed from the log."""
+def build_table(config: TableConfig, *, sim: bool, db_path: Path, dice: Dice | None = None,
+                clock: ManualClock | None = None) -> RunningTable:
+    """The running table for a table file: store, dice, drivers and the game session, resumed from the log.
+
+    With a manual ``clock`` the table is simulated and stepped by hand: each simulated tap or press is read before
+    it returns, and time passes only when the clock is moved on (tests).
+    """
     from device.store import open_store
     from drivers.dice import SystemDice
 
@@ -63,8 +70,9 @@ def build_table(config: TableConfig, *, sim: bool, db_path: Path, dice: Dice | N
     except DeckError:
         store.close()
         raise
-    hardware = build_hardware(config, sim=sim)
-    session = Session(config, store, dice or SystemDice(), profile=profile)
+    hardware = SimHardware(config, clock=clock, threaded=False) if clock is not None else build_hardware(config, sim=sim)
+    options: dict[str, Any] = {"clock": clock} if clock is not None else {}
+    session = Session(config, store, dice or SystemDice(), profile=profile, **options)
     session.tag_text = getattr(hardware, "card_id_on", None)
     session.pressed = button_state(hardware)
     if hardware.sim is not None:
@@ -97,72 +105,133 @@ class _Notifier:
         self._notifier.notify(message)
 
 
-async def serve(table: RunningTable, *, host: str, port: int) -> int:
-    """Start the table, serve the page with uvicorn in this loop, tell systemd when ready; return the exit code."""
-    import uvicorn
+GRACE_SECONDS = 5.0
+"""How long a stop waits for requests still running (a live page's stream ends at once)."""
+STALLED_SECONDS = 0.5
+"""How long a stop waits for a live page to take its last bytes before hanging up on it."""
+LIVE_PATH = "/api/live"
 
-    notifier = _Notifier()
-    try:
-        listening = _listen(host, port)
-    except OSError as exc:
-        log.error(PORT_UNAVAILABLE.format(host=host, port=port, reason=exc.strerror or exc))
-        return 2
-    try:
-        await table.start()
-    except BaseException:
-        listening.close()
-        await table.stop()
-        raise
-    server = _make_server(uvicorn.Config(make_app(table, host), host=host, port=port, log_level="warning", lifespan="on",
-                                         # uvicorn's lines go through our handler, which collapses repeats
-                                         log_config=None, access_log=False, **server_options(ConnectionLimits())))
-    serving = asyncio.create_task(server.serve(sockets=[listening]))
-    deadline = time.monotonic() + READY_TIMEOUT
-    while not server.started and not serving.done() and time.monotonic() < deadline:
-        await asyncio.sleep(0.02)
-    if not server.started:
-        server.should_exit = True
-        with contextlib.suppress(BaseException):
+
+class Service:
+    """The running table and its page, served by uvicorn on one event loop (``touchline run``).
+
+    Stopped by SIGINT or SIGTERM (the first one ends every open live stream at once, so an open page never holds
+    the stop up), or by :meth:`stop` from any thread.
+    """
+
+    def __init__(self, table: RunningTable, *, host: str, port: int) -> None:
+        import uvicorn
+
+        self.table = table
+        self.host, self.port = host, port
+        self.app = make_app(table, host)
+        config = uvicorn.Config(self.app, host=host, port=port, log_level="warning", lifespan="on",
+                                timeout_graceful_shutdown=GRACE_SECONDS,
+                                # uvicorn's lines go through our handler, which collapses repeats
+                                log_config=None, access_log=False, **server_options(ConnectionLimits()))
+        self.server = _server_class()(config, on_stop=self._end_live)
+
+    @property
+    def started(self) -> bool:
+        """Whether the page answers requests."""
+        return bool(self.server.started)
+
+    def _end_live(self) -> None:
+        from web.app import close_live
+
+        close_live(self.app)
+
+    def stop(self) -> None:
+        """Stop serving (from any thread): end the live streams, then let uvicorn shut down."""
+        self._end_live()
+        self.server.should_exit = True
+
+    async def run(self) -> int:
+        """Start the table, serve the page, tell systemd when ready; return the exit code once stopped."""
+        notifier = _Notifier()
+        try:
+            listening = _listen(self.host, self.port)
+        except OSError as exc:
+            log.error(PORT_UNAVAILABLE.format(host=self.host, port=self.port, reason=exc.strerror or exc))
+            return 2
+        try:
+            await self.table.start()
+        except BaseException:
+            listening.close()
+            await self.table.stop()
+            raise
+        serving = asyncio.create_task(self.server.serve(sockets=[listening]))
+        deadline = time.monotonic() + READY_TIMEOUT
+        while not self.server.started and not serving.done() and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        if not self.server.started:
+            self.server.should_exit = True
+            with contextlib.suppress(BaseException):
+                await serving
+            await self.table.stop()
+            log.error("the web server did not start on %s:%d", self.host, self.port)
+            return 1
+        notifier.notify("READY=1")
+        notifier.notify(f"STATUS=Serving on http://{self.host}:{self.port}/")
+        log.warning(STARTED.format(host=self.host, port=self.port, pin=self.table.pin))
+        watchdog = asyncio.create_task(_watchdog(notifier, self.table.hardware)) if notifier.watchdog_seconds else None
+        try:
             await serving
-        await table.stop()
-        log.error("the web server did not start on %s:%d", host, port)
-        return 1
-    notifier.notify("READY=1")
-    notifier.notify(f"STATUS=Serving on http://{host}:{port}/")
-    log.warning(STARTED.format(host=host, port=port, pin=table.pin))
-    watchdog = asyncio.create_task(_watchdog(notifier, table.hardware)) if notifier.watchdog_seconds else None
-    try:
-        await serving
-    finally:
-        notifier.notify("STOPPING=1")
-        if watchdog is not None:
-            watchdog.cancel()
-        await table.stop()
-    return 0
+        finally:
+            notifier.notify("STOPPING=1")
+            if watchdog is not None:
+                watchdog.cancel()
+            await self.table.stop()
+        return 0
+
+
+async def serve(table: RunningTable, *, host: str, port: int) -> int:
+    """Serve the table's page until stopped (see :class:`Service`); return the exit code."""
+    return await Service(table, host=host, port=port).run()
 
 
 def _server_class() -> type:
     import uvicorn
 
     class Server(uvicorn.Server):
-        """uvicorn's server, except that SIGTERM ends ``serve()`` without killing the process afterwards.
+        """uvicorn's server, except that a stop signal ends the live streams at once and does not kill the process.
 
-        uvicorn re-raises the signal once it has shut down; the table still has to stop its drivers and
-        close its log, and systemd should see a clean exit.
+        uvicorn waits for every open response before it shuts down, and a live page's never ends by itself: the
+        first SIGINT or SIGTERM ends them (``on_stop``).  uvicorn re-raises the signal once it has shut down; the
+        table still has to stop its drivers and close its log, and systemd should see a clean exit.
         """
+
+        def __init__(self, config: Any, *, on_stop: Callable[[], None]) -> None:
+            super().__init__(config)
+            self._on_stop = on_stop
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             if self.should_exit and sig == signal.SIGINT:
                 self.force_exit = True
             else:
                 self.should_exit = True
+                self._on_stop()
+
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            # The live streams have been told to end.  A phone that stopped reading cannot even take their last
+            # bytes, and uvicorn would wait for it, then cancel it with a traceback: once the others have ended,
+            # hang up on it (it will never read them anyway).
+            for server in self.servers:
+                server.close()
+            deadline = time.monotonic() + STALLED_SECONDS
+            while self._stalled() and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            for connection in self._stalled():
+                connection.transport.abort()
+            await super().shutdown(sockets)
+
+        def _stalled(self) -> list[Any]:
+            """Connections still sending a live stream."""
+            return [c for c in self.server_state.connections
+                    if getattr(c, "cycle", None) is not None and not c.cycle.response_complete
+                    and c.cycle.scope.get("path") == LIVE_PATH]
 
     return Server
-
-
-def _make_server(config: Any) -> Any:
-    """A uvicorn server that leaves the process alive after a SIGTERM (see ``_server_class``)."""
-    return _server_class()(config)
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -40,6 +40,7 @@ from drivers.base import ButtonReading, TagReading
 from drivers.dice import Dice, Die
 from engine.cards import STATS
 from engine.errors import EngineError
+from engine.views import EVERYTHING
 from engine.views import TABLE as TABLE_VIEWER
 from web.actions import Enrol, EnrolCancel, EnrolStart, EventAction, NewGame, TableAction, Undo
 from web.setup import setup_events
@@ -357,6 +358,7 @@ class Session:
             settings={"game:{game}:first_player": str(first)}).id
         self.state = state
         self.history = []
+        self._record_week(state)  # the charts start from the first week's numbers as soon as it begins
         self.interpreter.reset()
         self.messages.clear()
         self.kinds.clear()
@@ -552,15 +554,15 @@ class Session:
         return {screen_id: self.screen(screen_id, view) for screen_id in self.screen_seat}
 
     @_locked
-    def snapshot(self) -> dict[str, Any]:
-        """Everything the page shows: the game view, recent announcements, each screen's text."""
-        # The page is open to anyone at the table: it gets the table's view, with Objectives and face-down
-        # Opponent cards hidden, and secret announcements without the cards they name.
+    def snapshot(self, viewer: int | str = TABLE_VIEWER) -> dict[str, Any]:
+        """Everything the page shows a viewer: the game view, recent announcements, each screen's text."""
+        # The engine's view says what the viewer may see: at the table (the default) no Objective and no face-down
+        # Opponent card, and secret announcements without the cards they name; a seat sees its own as well.
         return {
-            "game": None if self.state is None else engine.view(self.profile, self.state, TABLE_VIEWER),
+            "game": None if self.state is None else engine.view(self.profile, self.state, viewer),
             "game_id": self.game,
             "awaiting": list(self.state.awaiting) if self.state is not None else [],
-            "log": [_public(a) for a in self.recent],
+            "log": [_seen_by(a, viewer) for a in self.recent],
             "history": list(self.history),
             "screens": {
                 sid: {"seat": self.screen_seat.get(sid), "version": self.screen_versions.get(sid, 0), "lines": self.owner_code.hide(screen.lines())}
@@ -572,9 +574,10 @@ class Session:
         }
 
 
-def _public(announcement: Mapping[str, Any]) -> Mapping[str, Any]:
-    """An announcement as everyone may see it: a secret one keeps its sentence but not the cards it names."""
-    if not announcement.get("secret"):
+def _seen_by(announcement: Mapping[str, Any], viewer: int | str) -> Mapping[str, Any]:
+    """An announcement as a viewer may see it: a secret one keeps its sentence but not the cards it names, except for
+    its own seat and the owner."""
+    if not announcement.get("secret") or viewer in (EVERYTHING, announcement.get("seat")):
         return announcement
     return {k: v for k, v in announcement.items() if k not in ("card", "cards")}
 
@@ -587,7 +590,7 @@ def describe(event: Mapping[str, Any] | None, profile: Any) -> str:
     seat = event.get("seat")
     card = event.get("card")
     parts = [words.capitalize()]
-    if card:
+    if isinstance(card, str) and card:
         found = profile.cards.get(card)
         parts.append(found.name if found is not None else str(card))
     if "value" in event:

@@ -18,6 +18,7 @@ from web import errors
 from web.actions import field_path, message, problems
 from web.interface import Table
 from web.limits import MAX_BODY_BYTES, BodyLimit, HostCheck, TableNames
+from web.live import Broadcast
 from web.routers import actions, api, docs, live, pages, sim
 from web.security import Guard, OwnerCodes, SessionStore
 
@@ -65,7 +66,6 @@ def create_app(table: Table, *, sessions: SessionStore | None = None, owner_code
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.closing = asyncio.Event()
         app.state.loop = asyncio.get_running_loop()
         # Everything loaded so far (deck, board profile, drivers) lives as long as the table: keep it out of the
         # collector's full sweeps, which otherwise stall every live page for 100 ms and more now and then.  The
@@ -76,14 +76,15 @@ def create_app(table: Table, *, sessions: SessionStore | None = None, owner_code
             yield
         finally:
             # Open live streams end here, so the server stops without waiting for every browser to leave.
-            app.state.closing.set()
+            app.state.live.close()
 
     # docs_url/redoc_url off: FastAPI's own pages load their scripts from a CDN; web.routers.docs serves ours.
     app = FastAPI(title="Touchline", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="The table's live state and the actions the page can take (changes need the PIN).")
     app.state.table = table
     app.state.guard = Guard(lambda: table.pin, sessions=sessions, owner_codes=owner_codes)
-    app.state.closing = asyncio.Event()
+    app.state.live = Broadcast(table.snapshot, lambda: table.version)
+    table.watch(app.state.live.changed)
     app.state.loop = None
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(errors.Forbidden, _forbidden)
@@ -111,6 +112,6 @@ def close_live(app: FastAPI) -> None:
     """
     loop = app.state.loop
     if loop is not None and not loop.is_closed():
-        loop.call_soon_threadsafe(app.state.closing.set)
+        loop.call_soon_threadsafe(app.state.live.close)
     else:
-        app.state.closing.set()
+        app.state.live.close()

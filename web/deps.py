@@ -1,23 +1,28 @@
-"""Dependencies shared by the routers; tests override them with ``app.dependency_overrides``."""
+"""Dependencies shared by the routers; tests override them with ``app.dependency_overrides``.
+
+Each is ``async def`` although none awaits: FastAPI runs a plain ``def`` dependency in a worker thread, and a shop's
+hundred pages opening their live stream at once would each take one.
+"""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 import engine
-from fastapi import Depends, Request
+from engine.views import TABLE as TABLE_VIEWER
+from fastapi import Depends, Query, Request
 
 from web import errors
 from web.interface import SimulatedHardware, Table
 from web.security import CSRF_FIELD, CSRF_HEADER, Guard, check_origin
 
 
-def get_table(request: Request) -> Table:
+async def get_table(request: Request) -> Table:
     """The running table the app was made for."""
     return request.app.state.table
 
 
-def get_guard(request: Request) -> Guard:
+async def get_guard(request: Request) -> Guard:
     """The app's PIN guard."""
     return request.app.state.guard
 
@@ -46,7 +51,7 @@ def profile_of(table: Table) -> engine.Profile:
     return profile if profile is not None else engine.load_profile()
 
 
-def get_sim(table: TableDep) -> SimulatedHardware:
+async def get_sim(table: TableDep) -> SimulatedHardware:
     """The simulated hardware; refused on a real table."""
     sim = table.sim
     if sim is None:
@@ -54,5 +59,17 @@ def get_sim(table: TableDep) -> SimulatedHardware:
     return sim
 
 
+async def get_viewer(request: Request, guard: GuardDep,
+               seat: Annotated[int | None, Query(ge=1, le=4, description="a seat's own view (needs the PIN)")] = None,
+               ) -> int | str:
+    """Who looks: everyone at the table, or (``?seat=N``, for a browser holding the PIN) that seat's club."""
+    if seat is None:
+        return TABLE_VIEWER
+    if guard.session_id(request) is None:
+        raise errors.Forbidden(errors.SEAT_VIEW_NEEDS_PIN)
+    return seat
+
+
 Unlocked = Annotated[str, Depends(require_pin)]
+ViewerDep = Annotated[int | str, Depends(get_viewer)]
 SimDep = Annotated[SimulatedHardware, Depends(get_sim)]

@@ -3,15 +3,20 @@
 The app factory is handed an object with this shape; ``device/`` provides the real one and
 the tests hand in the same, over the simulated hardware.  ``web/`` never imports ``device/`` or ``drivers/``.
 
-``snapshot()`` (and every item of ``subscribe()``) is a JSON-safe dict; the page reads these keys, each optional:
+``snapshot(viewer)`` is a JSON-safe dict of what a viewer may see (``"table"``: everyone at the table; a seat number:
+that club's player; the engine's view decides what each may see); the page reads these keys, each optional:
 
-- ``game``: ``engine.view(profile, state)`` or None before the first game;
+- ``game``: ``engine.view(profile, state, viewer)`` or None before the first game;
 - ``log``: recent announcements, oldest first (the engine's dicts: kind, seat, text, ...; "week" when known);
 - ``history``: ``[{"week": n, "clubs": {"<seat>": {"points": n, "budget": n, "fanbase": n, ...}}}]`` for the charts;
 - ``screens``: ``{screen id: {"seat": n | None, "version": n, "lines": [...]}}``; a new version makes the virtual
   table fetch the frame again;
 - ``enrolment``: None, ``{"state": "waiting"}``, or ``{"state": "tapped", "uid": "04-A3-..", "pad": id}``;
-- ``simulation``: whether ``sim`` is there.
+- ``simulation``: whether ``sim`` is there;
+- ``version``: the table's ``version`` the snapshot shows.
+
+The app builds each viewer's snapshot once per change and sends the same bytes to all of that viewer's pages
+(``web.live.Broadcast``): the table says when something changed through ``watch``.
 
 ``submit(action)`` receives one typed action of ``web.actions`` (``TableAction``):
 
@@ -30,7 +35,7 @@ A refusal raises ``ValueError`` (the engine's errors do) with a sentence; the pa
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from web.actions import TableAction
@@ -66,11 +71,18 @@ class Table(Protocol):
     pin: str
     """The PIN that unlocks state-changing requests."""
 
-    def snapshot(self) -> dict[str, Any]:
-        """Everything the page shows, JSON-safe: the game view (or None), recent announcements, screens."""
+    @property
+    def version(self) -> int:
+        """Grows with every change the page shows (a snapshot carries the version it shows)."""
 
-    def subscribe(self) -> AsyncIterator[dict[str, Any]]:
-        """Yield an update each time anything changes at the table (first item: the current snapshot)."""
+    def snapshot(self, viewer: int | str = "table") -> dict[str, Any]:
+        """Everything the page shows a viewer, JSON-safe: the game view (or None), recent announcements, screens."""
+
+    def watch(self, changed: Callable[[], None]) -> None:
+        """Call ``changed()`` on the app's event loop after every change at the table."""
+
+    async def idle(self) -> None:
+        """Wait until every input handed to the table so far (a simulated tap, a press) has been handled."""
 
     async def submit(self, action: TableAction) -> dict[str, Any]:
         """Apply one page action (new game, lineup, correction, undo, enrolment); raise ValueError with a sentence when refused."""

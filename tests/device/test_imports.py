@@ -6,10 +6,8 @@ import ast
 from pathlib import Path
 
 import device
-import web
 
 DEVICE = Path(device.__file__).parent
-WEB = Path(web.__file__).parent
 
 
 def _imports(path: Path, package: str) -> set[str]:
@@ -64,9 +62,3 @@ def test_no_module_of_device_imports_itself_through_another() -> None:
     graph = _graph(DEVICE, "device")
     assert "device.session" in graph and "device.sim" in graph["device.serve"]
     assert _circle(graph) is None, " → ".join(_circle(graph) or [])
-
-
-def test_the_web_app_never_imports_the_device_or_the_drivers() -> None:
-    for path in sorted(WEB.rglob("*.py")):
-        reached = _imports(path, "device") | _imports(path, "drivers")
-        assert not reached, f"{path.relative_to(WEB.parent)} imports {sorted(reached)}"

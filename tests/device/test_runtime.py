@@ -83,18 +83,22 @@ def test_taps_and_presses_from_driver_threads_reach_the_game_and_the_panels(tmp_
     asyncio.run(scenario())
 
 
-def test_subscribers_get_the_snapshot_then_every_change(tmp_path: Path) -> None:
+def test_the_page_is_told_of_every_change_and_a_refusal_that_shows_nothing_new_is_no_change(tmp_path: Path) -> None:
     async def scenario() -> None:
         table = build_table(default_sim_table(), sim=True, db_path=tmp_path / "s.db")
         await table.start()
+        told: list[int] = []
+        table.watch(lambda: told.append(table.version))
         try:
-            stream = table.subscribe()
-            first = await anext(stream)
+            first = table.snapshot()
             assert first["game"] is None
-            waiting = asyncio.create_task(anext(stream))
             await table.submit(parse_action(new_game_action()))
-            second = await asyncio.wait_for(waiting, WAIT)
-            assert second["game"]["stage"] == "setup"
+            second = table.snapshot()
+            assert second["game"]["stage"] == "setup" and second["version"] > first["version"]
+            assert told == [second["version"]]
+            with pytest.raises(ValueError):
+                await table.submit(Kickoff(seat=1))  # refused: nothing changed, no screen says more
+            assert table.snapshot()["version"] == second["version"] and told == [second["version"]]
         finally:
             await table.stop()
             table.session.store.close()

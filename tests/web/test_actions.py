@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import engine
@@ -9,15 +10,18 @@ import pytest
 from engine.legal import auto_lineup
 from fastapi.testclient import TestClient
 
-from web import testing
-from web.testing import StandInTable
+from device.inputs import NOTHING_TO_UNDO
+from device.running import RunningTable
+from device.session import ENROL_NOT_WAITING
 
-from .conftest import TWO_CLUBS, _lineup, play_until
+from .conftest import _lineup, events, play_until
 from .test_security import LINEUP
+
+STRANGER = "04-5E-7A-11-22-33-44"
 
 
 def test_new_game_deals_what_the_form_left_out_and_keeps_what_it_chose(
-        client: TestClient, table: StandInTable, csrf: dict[str, str]) -> None:
+        client: TestClient, table: RunningTable, csrf: dict[str, str]) -> None:
     body = {"clubs": [{"seat": 1, "name": "Middleham Local Club", "directors": ["dir_04"], "objective": "obj_03"},
                       {"seat": 3, "name": "Downtown Athletic"}], "first_seat": 3}
     response = client.post("/api/actions/new-game", json=body, headers=csrf)
@@ -27,23 +31,25 @@ def test_new_game_deals_what_the_form_left_out_and_keeps_what_it_chose(
     assert [d["id"] for d in middleham["directors"]][0] == "dir_04"
     assert len(middleham["directors"]) == len(downtown["directors"]) == table.profile.board.setup.directors_kept
     assert not {d["id"] for d in middleham["directors"]} & {d["id"] for d in downtown["directors"]}
-    assert middleham["objective"] == "obj_03"
+    assert middleham["objective"] is None  # kept face down: the table's page does not show it
+    own = client.get("/api/state", params={"seat": 1}).json()["game"]["clubs"][0]
+    assert own["objective"] == "obj_03"  # the club's own view (on a browser holding the PIN) does
     assert view["first_seat"] == 3
     assert view["stage"] == "monday"
 
 
-def test_a_setup_the_rules_refuse_is_a_409_and_no_game_starts(client: TestClient, table: StandInTable,
+def test_a_setup_the_rules_refuse_is_a_409_and_no_game_starts(client: TestClient, table: RunningTable,
                                                               csrf: dict[str, str]) -> None:
     # Two clubs cannot keep the same Director.
     body = {"clubs": [{"seat": 1, "name": "A", "directors": ["dir_01"]}, {"seat": 2, "name": "B", "directors": ["dir_01"]}]}
     response = client.post("/api/actions/new-game", json=body, headers=csrf)
     assert response.status_code == 409
     assert response.json()["detail"] == f"{table.profile.cards['dir_01'].name} already belongs to Seat 1."
-    assert table.state is None
+    assert table.session.state is None and table.session.store.games() == []
 
 
 def test_a_refusal_by_the_rules_is_a_409_with_its_sentence_and_changes_nothing(
-        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+        client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     before = table.snapshot()
     response = client.post("/api/actions/lineup", json=LINEUP, headers=game)
     assert response.status_code == 409
@@ -59,10 +65,9 @@ def test_an_unknown_card_is_refused_with_a_sentence_not_a_500(client: TestClient
 
 
 def test_matchday_lineup_then_kickoff_records_the_zone_by_zone_result(
-        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+        client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     play_until(client, game, "matchday")
-    assert table.state is not None
-    club = table.state.club(1)
+    club = table.session.state.club(1)
     assert club is not None
     lineup = {k: v for k, v in auto_lineup(table.profile, club).items() if k != "type"}
     fitness = client.get("/api/state").json()["game"]["clubs"][0]["resources"]["fitness"]
@@ -79,9 +84,9 @@ def test_matchday_lineup_then_kickoff_records_the_zone_by_zone_result(
 
 
 def test_resources_assigned_to_a_playing_card_are_paid_and_lie_on_the_card(
-        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+        client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     play_until(client, game, "matchday")
-    club = table.state.club(1)
+    club = table.session.state.club(1)
     lineup = {k: v for k, v in auto_lineup(table.profile, club).items() if k != "type"}
     card = next(p["card"] for p in lineup["players"] if p["card"])
     budget = club.res[0]
@@ -93,7 +98,7 @@ def test_resources_assigned_to_a_playing_card_are_paid_and_lie_on_the_card(
 
 
 def test_a_lineup_breaking_the_rules_is_refused_with_the_engines_sentence(
-        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+        client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     view = play_until(client, game, "matchday")
     fair = {k: v for k, v in _lineup(view["clubs"][0], client.get("/api/rules").json()["pitch"]).items() if k != "type"}
     crowded = {**fair, "players": [{**p, "zone": "def_left"} if i < 2 else p for i, p in enumerate(fair["players"])]}
@@ -105,7 +110,7 @@ def test_a_lineup_breaking_the_rules_is_refused_with_the_engines_sentence(
 
 
 def test_a_lineup_may_leave_out_the_side_of_a_jersey_marker_the_table_has_seen(
-        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+        client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     play_until(client, game, "matchday")
     club = client.get("/api/state").json()["game"]["clubs"][0]
     shown, unseen = club["markers"], club["markers_unseen"]
@@ -156,7 +161,7 @@ BAD_BODIES: list[tuple[str, Any, str]] = [
 
 @pytest.mark.parametrize(("path", "body", "field"), BAD_BODIES)
 def test_a_malformed_body_gets_422_naming_the_field_and_changes_nothing(
-        client: TestClient, table: StandInTable, game: dict[str, str], path: str, body: Any, field: str) -> None:
+        client: TestClient, table: RunningTable, game: dict[str, str], path: str, body: Any, field: str) -> None:
     before = table.snapshot()
     response = client.post(path, json=body, headers=game)
     assert response.status_code == 422
@@ -172,7 +177,7 @@ BODY_ROUTES = ["/api/session", "/api/actions/new-game", "/api/actions/lineup", "
 
 
 @pytest.mark.parametrize("path", BODY_ROUTES)
-def test_garbage_instead_of_json_is_a_422_not_a_500(client: TestClient, table: StandInTable, game: dict[str, str],
+def test_garbage_instead_of_json_is_a_422_not_a_500(client: TestClient, table: RunningTable, game: dict[str, str],
                                                     path: str) -> None:
     before = table.snapshot()
     for raw in (b"{not json", b"[]", b"null", b"\xff\xfe", b"1", b'"text"'):
@@ -186,7 +191,7 @@ ODD_VALUES = [None, {"a": 1}, [1, 2], "x" * 80, 10**20, 1.5]
 
 
 def test_an_event_with_odd_field_values_is_refused_with_a_sentence_never_a_500(
-        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+        client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     play_until(client, game, "tuesday")
     before = table.snapshot()
     for kind in sorted(engine.EVENT_TYPES):
@@ -204,7 +209,7 @@ def test_an_event_with_odd_field_values_is_refused_with_a_sentence_never_a_500(
 
 
 def test_a_correction_is_recorded_with_its_reason_and_can_be_undone(
-        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+        client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     budget = client.get("/api/state").json()["game"]["clubs"][1]["resources"]["budget"]
     body = {"seat": 2, "what": "budget", "delta": 3, "reason": "forgot the Sponsor income"}
     assert client.post("/api/actions/correction", json=body, headers=game).status_code == 200
@@ -216,7 +221,7 @@ def test_a_correction_is_recorded_with_its_reason_and_can_be_undone(
     assert state["game"]["clubs"][1]["resources"]["budget"] == budget
 
 
-def test_a_correction_below_zero_is_refused(client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+def test_a_correction_below_zero_is_refused(client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     before = table.snapshot()
     body = {"seat": 1, "what": "budget", "delta": -99, "reason": "there is no such debt"}
     response = client.post("/api/actions/correction", json=body, headers=game)
@@ -228,24 +233,27 @@ def test_a_correction_below_zero_is_refused(client: TestClient, table: StandInTa
 def test_undo_with_nothing_to_undo_says_so(client: TestClient, csrf: dict[str, str]) -> None:
     response = client.post("/api/actions/undo", headers=csrf)
     assert response.status_code == 409
-    assert response.json()["detail"] == testing.NO_UNDO
+    assert response.json()["detail"] == NOTHING_TO_UNDO
 
 
 def test_enrolment_waits_for_a_tap_then_binds_the_tag_to_the_card_picked(
-        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+        client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     assert client.post("/api/actions/enrol/start", headers=game).status_code == 200
     assert client.get("/api/state").json()["enrolment"] == {"state": "waiting"}
-    assert client.post("/api/sim/place", json={"pad": "seat2", "card": "st_02"}, headers=game).status_code == 200
+    played = events(table)
+    client.portal.call(asyncio.to_thread, table.sim.place_tag, "seat2.tap", STRANGER)  # a tag nobody enrolled yet
+    client.portal.call(table.idle)
     enrolment = client.get("/api/state").json()["enrolment"]
-    assert enrolment["state"] == "tapped" and enrolment["pad"] == "seat2"
-    response = client.post("/api/actions/enrol", json={"uid": enrolment["uid"], "card": "st_02"}, headers=game)
+    assert enrolment == {"state": "tapped", "uid": STRANGER, "pad": "seat2.tap", "card": None}
+    response = client.post("/api/actions/enrol", json={"uid": STRANGER, "card": "st_02"}, headers=game)
     assert response.status_code == 200
-    assert table.enrolled == {enrolment["uid"]: "st_02"}
+    assert table.session.store.card_for(STRANGER, deck=table.session.deck) == "st_02"
     assert client.get("/api/state").json()["enrolment"] is None
+    assert events(table) == played  # the tap was held for enrolment, not played
 
 
-def test_enrolling_before_any_tap_is_refused(client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+def test_enrolling_before_any_tap_is_refused(client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     response = client.post("/api/actions/enrol", json={"uid": "04-A3-1F-10", "card": "st_02"}, headers=game)
     assert response.status_code == 409
-    assert response.json()["detail"] == testing.NOT_WAITING
-    assert table.enrolled == {}
+    assert response.json()["detail"] == ENROL_NOT_WAITING
+    assert table.session.store.card_for("04-A3-1F-10", deck=table.session.deck) is None

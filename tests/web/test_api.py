@@ -4,7 +4,23 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from web.testing import StandInTable
+from web import errors
+
+from device.running import RunningTable
+
+from .conftest import PIN
+
+
+def test_a_seats_own_view_needs_the_pin_and_shows_that_club_its_objective(client: TestClient,
+                                                                         game: dict[str, str]) -> None:
+    public = client.get("/api/state").json()["game"]["clubs"]
+    assert [c["objective"] for c in public] == [None, None]
+    own = client.get("/api/state", params={"seat": 2}).json()["game"]["clubs"]
+    assert own[0]["objective"] is None and own[1]["objective"] is not None
+    client.post("/api/session/logout", headers=game)
+    refused = client.get("/api/state", params={"seat": 2})
+    assert refused.status_code == 403 and refused.json()["detail"] == errors.SEAT_VIEW_NEEDS_PIN
+    assert client.get("/api/live", params={"seat": 2}).status_code == 403
 
 
 def test_state_before_a_game_says_no_game(client: TestClient) -> None:
@@ -21,7 +37,7 @@ def test_state_shows_the_running_game(client: TestClient, game: dict[str, str]) 
     assert [d["id"] for d in view["clubs"][0]["directors"]] == ["dir_04", "dir_05", "dir_06"]
 
 
-def test_deck_search_matches_words_of_the_name_or_id(client: TestClient, table: StandInTable) -> None:
+def test_deck_search_matches_words_of_the_name_or_id(client: TestClient, table: RunningTable) -> None:
     found = client.get("/api/deck", params={"q": "downtown"}).json()
     assert found and all("downtown" in f"{c['id']} {c['name']}".lower() for c in found)
     assert client.get("/api/deck", params={"q": "downtown zebra"}).json() == []
@@ -38,7 +54,7 @@ def test_deck_kind_must_be_a_word(client: TestClient) -> None:
 
 def test_session_reports_locked_then_unlocked(client: TestClient) -> None:
     assert client.get("/api/session").json() == {"unlocked": False, "csrf": None, "simulation": True}
-    token = client.post("/api/session", json={"pin": "2468"}).json()["csrf"]
+    token = client.post("/api/session", json={"pin": PIN}).json()["csrf"]
     assert client.get("/api/session").json() == {"unlocked": True, "csrf": token, "simulation": True}
 
 
@@ -55,7 +71,7 @@ def test_openapi_documents_every_action_and_its_body(client: TestClient) -> None
     assert set(lineup) == {"zone", "jersey", "card", "style"}
 
 
-def test_rules_give_the_lineup_limits_of_the_board_profile(client: TestClient, table: StandInTable) -> None:
+def test_rules_give_the_lineup_limits_of_the_board_profile(client: TestClient, table: RunningTable) -> None:
     pitch = client.get("/api/rules").json()["pitch"]
     board = table.profile.board.pitch
     assert (pitch["wing"], pitch["central"], pitch["total"]) == (board.wing_capacity, board.centre_capacity,
@@ -66,7 +82,7 @@ def test_rules_give_the_lineup_limits_of_the_board_profile(client: TestClient, t
 
 
 def test_rules_give_the_stands_of_the_board_and_of_each_infrastructure_kind(client: TestClient,
-                                                                           table: StandInTable) -> None:
+                                                                           table: RunningTable) -> None:
     stands = client.get("/api/rules").json()["stands"]
     board = table.profile.board
     assert stands["board"] == board.board_stands

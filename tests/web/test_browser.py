@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,9 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
-from web.testing import PIN, ServedApp, StandInTable
-
-from .conftest import TWO_CLUBS, play_until
+from .conftest import PIN, TWO_CLUBS, Served, open_table, play_until
 
 pytestmark = pytest.mark.browser
 
@@ -54,6 +53,15 @@ class Visits:
         return [u for u in self.urls if not (u.startswith(base) or u.startswith("data:"))]
 
 
+def until(check: Any, what: str, seconds: float = 15.0) -> None:
+    """Wait for the running table to reach something (it works in its own threads, at its own pace)."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited in vain for {what}")
+        time.sleep(0.02)
+
+
 def shoot(page: Page, name: str) -> None:
     """Keep a screenshot as a test artefact."""
     ARTIFACTS.mkdir(exist_ok=True)
@@ -68,14 +76,14 @@ def unlock(page: Page, base: str) -> None:
     expect(page.locator("#unlocked")).to_be_visible()
 
 
-def api_session(served: ServedApp) -> tuple[httpx.Client, dict[str, str]]:
+def api_session(served: Served) -> tuple[httpx.Client, dict[str, str]]:
     """An unlocked API client for setting the scene quickly."""
     http = httpx.Client(base_url=served.url, timeout=10)
     token = http.post("/api/session", json={"pin": PIN}).json()["csrf"]
     return http, {"x-csrf-token": token}
 
 
-def phone_at(browser: Browser, served: ServedApp, stage: str) -> tuple[httpx.Client, dict[str, str], Visits, Page]:
+def phone_at(browser: Browser, served: Served, stage: str) -> tuple[httpx.Client, dict[str, str], Visits, Page]:
     """A two-club game played on to ``stage``, and an unlocked phone ready to use the page."""
     http, csrf = api_session(served)
     http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
@@ -98,7 +106,7 @@ def screen_src_settled(page: Page, seat: int) -> str:
 
 
 def test_a_newcomer_starts_a_game_and_plays_a_board_meeting_on_the_virtual_table(
-        browser: Browser, served: ServedApp) -> None:
+        browser: Browser, served: Served) -> None:
     visits = Visits(browser, viewport={"width": 1280, "height": 900})
     table_view = visits.page(served.url + "/")
     expect(table_view.locator("#when")).to_have_text("No game is running.")
@@ -110,7 +118,7 @@ def test_a_newcomer_starts_a_game_and_plays_a_board_meeting_on_the_virtual_table
     # The table view, never reloaded, now shows both clubs and the League.
     expect(table_view.locator("article.club")).to_have_count(2)
     expect(table_view.locator("#when")).to_contain_text("Week 1 of 8")
-    expect(table_view.locator(".league tbody tr")).to_have_count(len(served.table.state.clubs) + len(served.table.state.teams))
+    expect(table_view.locator(".league tbody tr")).to_have_count(len(served.table.session.state.clubs) + len(served.table.session.state.teams))
 
     sim = admin
     sim.goto(served.url + "/sim")
@@ -124,12 +132,13 @@ def test_a_newcomer_starts_a_game_and_plays_a_board_meeting_on_the_virtual_table
     shoot(sim, "newcomer-virtual-table-card-placed")
 
     for _ in range(12):  # a tie between the Directors means rolling again; a held roll is kept by holding
-        if any(a["kind"] == "board_meeting" for a in served.table.log):
+        if any(a["kind"] == "board_meeting" for a in served.table.snapshot()["log"]):
             break
-        need = next(a["need"] for a in served.table.state.awaiting if a["seat"] == 1)
-        seen = int(sim.evaluate("document.body.dataset.updates"))
+        need = next(a["need"] for a in served.table.session.state.awaiting if a["seat"] == 1)
+        handled = served.table.session.version
         seat.locator("button.hold" if need == "keep_or_reroll" else "button.press").click()
-        sim.wait_for_function("n => Number(document.body.dataset.updates) > n", arg=seen)
+        # The table answers every press, even one that came just after it kept the roll by itself.
+        until(lambda: served.table.session.version > handled, "the press handled")
     expect(table_view.locator('#recent .entry[data-kind="board_meeting"]')).to_have_count(1)
     expect(table_view.locator('#recent .entry[data-kind="board_meeting"] .votes li')).to_have_count(3)
     after = screen_src_settled(sim, 1)
@@ -140,7 +149,7 @@ def test_a_newcomer_starts_a_game_and_plays_a_board_meeting_on_the_virtual_table
     visits.context.close()
 
 
-def test_the_lineup_editor_on_a_phone_enforces_the_limits_as_you_place(browser: Browser, served: ServedApp) -> None:
+def test_the_lineup_editor_on_a_phone_enforces_the_limits_as_you_place(browser: Browser, served: Served) -> None:
     http, csrf, visits, page = phone_at(browser, served, "matchday")
     page.goto(served.url + "/lineup")
     expect(page.locator('#bench [data-key="m2"]')).to_be_visible()
@@ -150,7 +159,7 @@ def test_the_lineup_editor_on_a_phone_enforces_the_limits_as_you_place(browser: 
         # Click the zone's label corner, never a token already standing there.
         page.locator(f'#pitch [data-zone="{zone}"]').click(position={"x": 4, "y": 4})
 
-    youngster = next(p for p in served.table.state.club(1).players if p.id.startswith("yg_"))
+    youngster = next(p for p in served.table.session.state.club(1).players if p.id.startswith("yg_"))
     assert served.table.profile.cards[youngster.id].untrained.jersey == 7, "the demo deck deals seat 1 a #7 Youngster"
     place("m2", "def_left")
     place("m3", "def_left")
@@ -170,7 +179,7 @@ def test_the_lineup_editor_on_a_phone_enforces_the_limits_as_you_place(browser: 
     place("m8", "mid_centre")
     expect(page.locator("#fitness")).to_contain_text("Fitness cost: 0")
     place(youngster.id, "mid_left")  # the Player card instead of the plain marker: it costs 1 Fitness
-    fitness = served.table.state.club(1).res[3]
+    fitness = served.table.session.state.club(1).res[3]
     expect(page.locator("#fitness")).to_contain_text(f"Fitness cost: 1 of {fitness}")
     expect(page.locator("#counts")).to_contain_text("On the pitch 10/10")
     stands = served.table.profile.board.board_stands  # nothing built yet: only the board's own Stands
@@ -186,12 +195,12 @@ def test_the_lineup_editor_on_a_phone_enforces_the_limits_as_you_place(browser: 
     # Seat 2's lineup in one press: its fit Player cards, then plain markers in the starting formation.
     page.select_option("#seat", "2")
     expect(page.locator("#counts")).to_contain_text("On the pitch 0/10")
-    club = served.table.state.club(2)
+    club = served.table.session.state.club(2)
     page.click("#fill")
     expect(page.locator("#counts")).to_contain_text("On the pitch 10/10")
     page.click("#record")
     expect(page.locator("#lineup-msg")).to_contain_text("Lineup recorded")
-    lineup = served.table.state.club(2).lineup
+    lineup = served.table.session.state.club(2).lineup
     assert lineup is not None
     fit = [p.id for p in club.players if not p.unavailable][:club.res[3]]
     assert sorted(p.card for p in lineup if p.card) == sorted(fit)
@@ -200,7 +209,7 @@ def test_the_lineup_editor_on_a_phone_enforces_the_limits_as_you_place(browser: 
     page.select_option("#seat", "1")
     page.click("#kickoff")
     expect(page.locator("#breakdown table.zones tbody tr")).to_have_count(9)
-    assert served.table.state.club(1).result in ("win", "draw", "loss")
+    assert served.table.session.state.club(1).result in ("win", "draw", "loss")
     shoot(page, "lineup-phone-result")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1  # nothing wider than the phone
     assert visits.outside(served.url) == []
@@ -208,7 +217,7 @@ def test_the_lineup_editor_on_a_phone_enforces_the_limits_as_you_place(browser: 
     http.close()
 
 
-def test_tv_mode_shows_how_to_start_then_the_league_in_large_type(browser: Browser, served: ServedApp) -> None:
+def test_tv_mode_shows_how_to_start_then_the_league_in_large_type(browser: Browser, served: Served) -> None:
     visits = Visits(browser, viewport={"width": 1920, "height": 1080})
     tv = visits.page(served.url + "/tv")
     expect(tv.locator("#tv")).to_have_attribute("data-slide", "attract")
@@ -224,7 +233,7 @@ def test_tv_mode_shows_how_to_start_then_the_league_in_large_type(browser: Brows
     visits.context.close()
 
 
-def test_tv_mode_cycles_from_the_league_through_every_club_and_back(browser: Browser, served: ServedApp) -> None:
+def test_tv_mode_cycles_from_the_league_through_every_club_and_back(browser: Browser, served: Served) -> None:
     http, csrf = api_session(served)
     http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
     visits = Visits(browser, viewport={"width": 1920, "height": 1080})
@@ -242,24 +251,23 @@ def test_tv_mode_cycles_from_the_league_through_every_club_and_back(browser: Bro
     visits.context.close()
 
 
-def test_final_scoring_shows_the_breakdown_and_the_winner(browser: Browser) -> None:
-    with ServedApp(StandInTable()) as served:
-        http, csrf = api_session(served)
-        http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
-        final = play_until(http, csrf, "over", limit=2000, lineups=True)["final"]
-        visits = Visits(browser, viewport={"width": 1280, "height": 900})
-        page = visits.page(served.url + "/final")
-        winners = [row["name"] for row in final if row["winner"]]
-        expected = f"Winner: {winners[0]}" if len(winners) == 1 else f"Shared victory: {' and '.join(winners)}"
-        expect(page.locator("#winner")).to_have_text(expected)
-        totals = page.locator(".breakdown tr.total td")
-        expect(totals).to_have_text([str(row["total"]) for row in final])
-        shoot(page, "final-scoring")
-        visits.context.close()
-        http.close()
+def test_final_scoring_shows_the_breakdown_and_the_winner(browser: Browser, served: Served) -> None:
+    http, csrf = api_session(served)
+    http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
+    final = play_until(http, csrf, "over", limit=2000, lineups=True)["final"]
+    visits = Visits(browser, viewport={"width": 1280, "height": 900})
+    page = visits.page(served.url + "/final")
+    winners = [row["name"] for row in final if row["winner"]]
+    expected = f"Winner: {winners[0]}" if len(winners) == 1 else f"Shared victory: {' and '.join(winners)}"
+    expect(page.locator("#winner")).to_have_text(expected)
+    totals = page.locator(".breakdown tr.total td")
+    expect(totals).to_have_text([str(row["total"]) for row in final])
+    shoot(page, "final-scoring")
+    visits.context.close()
+    http.close()
 
 
-def test_the_tie_break_is_shown_only_when_it_decided(browser: Browser, served: ServedApp) -> None:
+def test_the_tie_break_is_shown_only_when_it_decided(browser: Browser, served: Served) -> None:
     visits = Visits(browser)
     page = visits.page(served.url + "/final")
     told = page.evaluate("""async () => {
@@ -279,7 +287,7 @@ def test_the_tie_break_is_shown_only_when_it_decided(browser: Browser, served: S
     visits.context.close()
 
 
-def test_enrolment_correction_and_undo_from_the_admin_page(browser: Browser, served: ServedApp) -> None:
+def test_enrolment_correction_and_undo_from_the_admin_page(browser: Browser, served: Served) -> None:
     http, csrf = api_session(served)
     http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
     visits = Visits(browser, **PHONE)
@@ -288,15 +296,16 @@ def test_enrolment_correction_and_undo_from_the_admin_page(browser: Browser, ser
 
     admin.click("#enrol-start")
     expect(admin.locator("#enrol")).to_contain_text("Tap a card on any pad now.")
-    http.post("/api/sim/place", json={"pad": "seat2", "card": "st_03"}, headers=csrf)
+    stranger = "04-5E-7A-11-22-33-44"
+    served.table.sim.place_tag("seat2.tap", stranger)  # a card whose tag nobody enrolled yet
     expect(admin.locator("#enrol-search")).to_be_visible()
     name = served.table.profile.cards["st_03"].name
     admin.fill("#enrol-search", name)
     admin.locator('#enrol-list [data-card="st_03"]').click()
     expect(admin.locator("#enrol-msg")).to_contain_text(f"is now {name}")
-    assert list(served.table.enrolled.values()) == ["st_03"]
+    assert served.table.session.store.card_for(stranger, deck=served.table.session.deck) == "st_03"
 
-    budget = served.table.state.club(2).res[0]
+    budget = served.table.session.state.club(2).res[0]
     admin.select_option("#c-seat", "2")
     admin.select_option("#c-what", "budget")
     expect(admin.locator("#c-now")).to_have_text(str(budget))
@@ -304,18 +313,18 @@ def test_enrolment_correction_and_undo_from_the_admin_page(browser: Browser, ser
     admin.fill("#c-reason", "forgot the Sponsor income")
     admin.click("#correct button[type=submit]")
     expect(admin.locator("#correct-msg")).to_have_text("Corrected and recorded.")
-    assert served.table.state.club(2).res[0] == budget + 2
+    assert served.table.session.state.club(2).res[0] == budget + 2
     expect(admin.locator("#last")).to_contain_text("forgot the Sponsor income")
     shoot(admin, "admin-phone-after-correction")
 
     admin.click("#undo")
     expect(admin.locator("#undo-msg")).to_have_text("Undone.")
-    assert served.table.state.club(2).res[0] == budget
+    assert served.table.session.state.club(2).res[0] == budget
     http.close()
     visits.context.close()
 
 
-def test_charts_draw_points_and_every_resource_per_club(browser: Browser, served: ServedApp) -> None:
+def test_charts_draw_points_and_every_resource_per_club(browser: Browser, served: Served) -> None:
     http, csrf = api_session(served)
     http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
     visits = Visits(browser)
@@ -327,7 +336,7 @@ def test_charts_draw_points_and_every_resource_per_club(browser: Browser, served
 
 
 def test_opponents_are_dealt_in_the_order_they_were_picked_and_a_random_deal_avoids_the_other_seats(
-        browser: Browser, served: ServedApp) -> None:
+        browser: Browser, served: Served) -> None:
     visits = Visits(browser, viewport={"width": 1280, "height": 900})
     admin = visits.context.new_page()
     unlock(admin, served.url)
@@ -343,13 +352,13 @@ def test_opponents_are_dealt_in_the_order_they_were_picked_and_a_random_deal_avo
     admin.locator('.seatbox[data-seat="2"] button', has_text="Deal Opponents at random").click()
     admin.click("#newgame button[type=submit]")
     expect(admin.locator("#newgame-msg")).to_contain_text("The game has started")
-    assert served.table.state is not None
-    assert list(served.table.state.club(1).opponents) == wanted
-    assert not set(served.table.state.club(2).opponents) & set(wanted)
+    assert served.table.session.state is not None
+    assert list(served.table.session.state.club(1).opponents) == wanted
+    assert not set(served.table.session.state.club(2).opponents) & set(wanted)
     visits.context.close()
 
 
-def test_a_newcomer_plays_a_whole_week_on_the_virtual_table_page_alone(browser: Browser, served: ServedApp) -> None:
+def test_a_newcomer_plays_a_whole_week_on_the_virtual_table_page_alone(browser: Browser, served: Served) -> None:
     """Board meetings from the pads and buttons, the turns from the page's steps, Matchday on the Lineup page."""
     visits = Visits(browser, **PHONE)
     page = visits.context.new_page()
@@ -358,16 +367,16 @@ def test_a_newcomer_plays_a_whole_week_on_the_virtual_table_page_alone(browser: 
     expect(page.locator("#newgame-msg")).to_contain_text("The game has started")
     page.goto(served.url + "/sim")
     table = served.table
-    assert table.state is not None
+    assert table.session.state is not None
     boards = [c.id for c in table.profile.cards_of("board_meeting")]
     built = False
     for _ in range(120):
-        state = table.state
+        state = table.session.state
         if state.week == 2 or state.stage == "matchday":
             break
         wait = state.awaiting[0]
         seat, need = wait["seat"], wait["need"]
-        seen = int(page.evaluate("document.body.dataset.updates || 0"))
+        handled = table.session.version
         box = page.locator(f'.simseat[data-seat="{seat}"]')
         if need == "card":  # one press on a Board meeting card offered under the pad
             used = {c.board_card for c in state.clubs}
@@ -390,36 +399,39 @@ def test_a_newcomer_plays_a_whole_week_on_the_virtual_table_page_alone(browser: 
                 ask.locator(".choice[data-type=pass] button").click()
         else:
             raise AssertionError(f"the virtual table cannot answer {wait}")
-        page.wait_for_function("n => Number(document.body.dataset.updates) > n", arg=seen)
+        until(lambda: table.session.version > handled, f"seat {seat}'s {need} handled")
         expect(page.locator("#sim-msg")).to_be_hidden()
-    assert table.state.stage == "matchday"
-    assert any(a["kind"] == "potential" for a in table.log)
+    assert table.session.state.stage == "matchday"
+    assert any(a["kind"] == "potential" for a in table.snapshot()["log"])
     expect(page.locator("#sim-status")).to_contain_text("Open the Lineup page")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1  # nothing wider than the phone
     shoot(page, "newcomer-virtual-table-matchday")
     visits.context.close()
 
 
-def test_the_live_page_reconnects_by_itself_when_the_table_comes_back(browser: Browser) -> None:
-    table = StandInTable()
-    first = ServedApp(table).start()
+def test_the_live_page_reconnects_by_itself_when_the_table_comes_back(browser: Browser, tmp_path: Path) -> None:
+    table = open_table(tmp_path / "t.db", stepped=False)
+    first = Served(table).start()
     visits = Visits(browser)
     page = visits.page(first.url + "/")
     expect(page.locator("#live")).to_have_attribute("data-state", "open")
     first.stop()
+    table.session.store.close()
     expect(page.locator("#live")).to_have_attribute("data-state", "lost")
     expect(page.locator("#live")).to_have_text("reconnecting…")
-    with ServedApp(table, port=first.port) as again:  # the table restarted on the same address
+    table = open_table(tmp_path / "t.db", stepped=False)
+    with Served(table, port=first.port) as again:  # the table restarted on the same address
         expect(page.locator("#live")).to_have_attribute("data-state", "open", timeout=15_000)
         http, csrf = api_session(again)
         http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
         expect(page.locator("#when")).to_contain_text("Week 1 of 8")  # never reloaded
         http.close()
+    table.session.store.close()
     visits.context.close()
 
 
 def test_the_play_page_on_a_phone_builds_and_says_why_other_steps_cannot_be_taken(
-        browser: Browser, served: ServedApp) -> None:
+        browser: Browser, served: Served) -> None:
     http, csrf = api_session(served)
     http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
     view = play_until(http, csrf, "tuesday")
@@ -441,32 +453,32 @@ def test_the_play_page_on_a_phone_builds_and_says_why_other_steps_cannot_be_take
     shoot(page, "play-phone-turn")
     ask.locator(f".choice[data-type=build] button:has-text('{kind.name}')").click()
     expect(page.locator("#asks-msg")).to_have_text(f"Done: Build {kind.name}.")
-    assert served.table.state is not None
-    assert served.table.state.club(seat).infrastructure == (kind.id,)
+    assert served.table.session.state is not None
+    assert served.table.session.state.club(seat).infrastructure == (kind.id,)
     # The other club's turn now: with 1 € left this club could build nothing more anyway.
     expect(page.locator(f'#asks .ask[data-seat="{seat}"]')).to_have_count(0)
     http.close()
     visits.context.close()
 
 
-def test_starting_a_new_game_over_a_running_one_asks_first(browser: Browser, served: ServedApp) -> None:
+def test_starting_a_new_game_over_a_running_one_asks_first(browser: Browser, served: Served) -> None:
     http, csrf, visits, admin = phone_at(browser, served, "tuesday")
     box = admin.locator("#newgame-box")
     expect(box).not_to_have_attribute("open", "")  # folded away while a game runs
     box.locator("summary").click()
-    before = served.table.state
+    before = served.table.session.state
     admin.click("#newgame-start")
     expect(admin.locator("#newgame-msg")).to_have_text(
         "A game is running (Week 1, Tuesday). Starting a new one ends it for good: press the button again to do so.")
-    assert served.table.state is before
+    assert served.table.session.state is before
     admin.click("#newgame-start")
     expect(admin.locator("#newgame-msg")).to_contain_text("The game has started")
-    assert served.table.state is not None and served.table.state.stage == "monday"
+    assert served.table.session.state is not None and served.table.session.state.stage == "monday"
     http.close()
     visits.context.close()
 
 
-def test_the_lineup_editor_counts_the_stands_a_club_has_built(browser: Browser, served: ServedApp) -> None:
+def test_the_lineup_editor_counts_the_stands_a_club_has_built(browser: Browser, served: Served) -> None:
     visits = Visits(browser)
     page = visits.page(served.url + "/lineup")
     rules = httpx.get(served.url + "/api/rules").json()["stands"]

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 import engine
 from engine.errors import EngineError
 from web import choices
-from web.testing import StandInTable
+from device.running import RunningTable
 
 from .conftest import _lineup, play_until
 
@@ -39,7 +39,7 @@ def test_no_game_no_asks(client: TestClient) -> None:
 
 
 def test_the_club_on_turn_is_offered_build_office_potential_and_pass(
-        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+        client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     view = play_until(client, game, "tuesday")
     (ask,) = _asks(client)
     assert (ask["seat"], ask["need"]) == (view["turn"], "action")
@@ -51,23 +51,23 @@ def test_the_club_on_turn_is_offered_build_office_potential_and_pass(
 
 
 def test_every_option_offered_without_a_reason_is_accepted_by_the_rules(
-        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+        client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     play_until(client, game, "tuesday")
     client.post("/api/actions/correction", json={"seat": 1, "what": "budget", "delta": 20, "reason": "test money"},
                 headers=game)
     (ask,) = _asks(client)
     offered = [o for o in ask["options"] if "why_not" not in o]
     assert {o["event"]["type"] for o in offered} >= {"build", "office", "potential", "hire_player", "sponsor", "pass"}
-    assert table.state is not None
+    state = table.session.state
     for option in offered:
         try:
-            engine.apply(table.profile, table.state, _filled(option))
+            engine.apply(table.profile, state, _filled(option))
         except EngineError as refusal:
             raise AssertionError(f"{option['label']} was offered but refused: {refusal}") from refusal
 
 
 def test_building_from_the_page_pays_and_then_that_kind_is_no_longer_offered(
-        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+        client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     view = play_until(client, game, "tuesday")
     seat = view["turn"]
     kind = table.profile.board.infrastructure[0]
@@ -127,7 +127,7 @@ def _step(client: TestClient, csrf: dict[str, str], view: dict[str, Any], n: int
 
 
 def test_a_token_built_from_the_page_offers_its_action_on_a_later_turn(
-        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+        client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     """The Club training camp has no card to tap: its action (train a footballer) is a page step, with the pick."""
     view = play_until(client, game, "tuesday")
     seat = view["turn"]
@@ -162,7 +162,7 @@ def test_a_token_built_from_the_page_offers_its_action_on_a_later_turn(
 
 
 def test_a_whole_game_is_played_with_the_page_choices_alone(
-        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+        client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     """Every turn, Suspension choice and Objective answered from /api/choices (rolls and cards as the table gives them)."""
     seen: set[str] = set()
     for n in range(3000):
@@ -179,7 +179,7 @@ def test_a_whole_game_is_played_with_the_page_choices_alone(
 
 
 def test_unpaid_maintenance_is_settled_by_choosing_cards_on_the_page(
-        client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+        client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     view = play_until(client, game, "tuesday")
     seat = view["turn"]
     client.post("/api/actions/correction", json={"seat": seat, "what": "budget", "delta": 10, "reason": "test"},

@@ -1,4 +1,4 @@
-"""Live updates: every open page gets a new snapshot as soon as anything happens, and reconnects by itself."""
+"""Live updates: every open page gets a new snapshot as soon as anything happens, built and encoded once per viewer."""
 
 from __future__ import annotations
 
@@ -7,15 +7,16 @@ import json
 import logging
 import threading
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
-from web.live import Hub
+from web.live import Broadcast
 from web.routers.live import RETRY_MS
-from web.testing import ServedApp, StandInTable
 
-from .conftest import TWO_CLUBS
+from .conftest import TWO_CLUBS, Served, open_table, unlock
 
 
 def events(lines: Iterator[str]) -> Iterator[dict[str, str]]:
@@ -31,12 +32,20 @@ def events(lines: Iterator[str]) -> Iterator[dict[str, str]]:
             current[name] = value.removeprefix(" ")
 
 
-def test_the_stream_opens_with_the_current_snapshot_then_follows_every_change(served: ServedApp) -> None:
+def snapshots(lines: Iterator[str]) -> Iterator[dict[str, Any]]:
+    """The snapshots of a live stream, decoded."""
+    for event in events(lines):
+        assert event["event"] == "snapshot"
+        yield json.loads(event["data"])
+
+
+def test_the_stream_opens_with_the_current_snapshot_then_follows_every_change(served: Served) -> None:
     with httpx.Client(base_url=served.url, timeout=10) as http:
-        csrf = {"x-csrf-token": http.post("/api/session", json={"pin": served.table.pin}).json()["csrf"]}
+        csrf = unlock(http)
         with http.stream("GET", "/api/live") as stream:
             assert stream.headers["content-type"].startswith("text/event-stream")
-            incoming = events(stream.iter_lines())
+            lines = stream.iter_lines()
+            incoming = events(lines)
             first = next(incoming)
             assert first["event"] == "snapshot"
             assert first["retry"] == str(RETRY_MS)
@@ -44,13 +53,17 @@ def test_the_stream_opens_with_the_current_snapshot_then_follows_every_change(se
             assert http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf).status_code == 200
             second = json.loads(next(incoming)["data"])
             assert [c["name"] for c in second["game"]["clubs"]] == ["Middleham Local Club", "Riverside Town"]
-            assert http.post("/api/sim/place", json={"pad": "seat1", "card": "bm_01"}, headers=csrf).status_code == 200
-            third = json.loads(next(incoming)["data"])
-            assert third["log"][-1]["kind"] == "board_meeting_card"
+            assert http.post("/api/sim/place", json={"pad": "seat1.tap", "card": "bm_01"}, headers=csrf).status_code == 200
+            for later in snapshots(lines):
+                if later["log"] and later["log"][-1]["kind"] == "board_meeting_card":
+                    break
+            # Each snapshot says which change it shows: they only grow.
+            assert second["version"] > json.loads(first["data"])["version"]
 
 
-def test_stopping_the_server_ends_open_streams() -> None:
-    running = ServedApp(StandInTable()).start()
+def test_stopping_the_server_ends_open_streams(tmp_path: Path) -> None:
+    table = open_table(tmp_path / "t.db", stepped=False)
+    running = Served(table).start()
     ended = threading.Event()
 
     def listen() -> None:
@@ -61,67 +74,81 @@ def test_stopping_the_server_ends_open_streams() -> None:
 
     listener = threading.Thread(target=listen, daemon=True)
     listener.start()
-    while running.table.hub.subscribers == 0:
+    live = running.service.app.state.live
+    while live.subscribers == 0:
         listener.join(0.02)
-    running.stop()
+    running.stop()  # returns only once the server and the table have stopped: the open page did not hold it up
     assert ended.wait(5), "the live stream stayed open after the server stopped"
-    assert running.table.hub.subscribers == 0
+    assert live.subscribers == 0
+    table.session.store.close()
 
 
-def test_a_page_that_leaves_is_let_go_quietly(served: ServedApp, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_page_that_leaves_is_let_go_quietly(served: Served, caplog: pytest.LogCaptureFixture) -> None:
     """A closed tab ends its stream: the table stops sending to it and nothing goes wrong on the server."""
     caplog.set_level(logging.ERROR)
+    live = served.service.app.state.live
     with httpx.Client(base_url=served.url, timeout=10) as http:
         for _ in range(3):
             with http.stream("GET", "/api/live") as stream:
                 assert next(events(stream.iter_lines()))["event"] == "snapshot"
-        csrf = {"x-csrf-token": http.post("/api/session", json={"pin": served.table.pin}).json()["csrf"]}
+        csrf = unlock(http)
         assert http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf).status_code == 200
         for _ in range(100):  # the server notices a closed connection when it next writes to it
-            if served.table.hub.subscribers == 0:
+            if live.subscribers == 0:
                 break
             threading.Event().wait(0.05)
-    assert served.table.hub.subscribers == 0
+    assert live.subscribers == 0
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
-def test_hub_gives_each_subscriber_the_newest_snapshot_even_from_another_thread() -> None:
-    counter = {"n": 0}
-    hub = Hub(lambda: {"n": counter["n"]})
+class Counted:
+    """A table's snapshots for the broadcast, counting how often each viewer's is built."""
 
-    async def run() -> list[int]:
-        stream = hub.subscribe()
-        seen = [(await anext(stream))["n"]]
-        counter["n"] = 1
-        worker = threading.Thread(target=hub.publish)
-        worker.start()
-        worker.join()
-        seen.append((await asyncio.wait_for(anext(stream), 2))["n"])
-        # Two publishes while the page is busy: it gets only the newest, never a backlog.
-        counter["n"] = 2
-        hub.publish()
-        counter["n"] = 3
-        hub.publish()
-        seen.append((await asyncio.wait_for(anext(stream), 2))["n"])
-        await stream.aclose()
+    def __init__(self) -> None:
+        self.version = 0
+        self.built: dict[int | str, int] = {}
+
+    def snapshot(self, viewer: int | str) -> dict[str, Any]:
+        self.built[viewer] = self.built.get(viewer, 0) + 1
+        return {"version": self.version, "viewer": viewer}
+
+
+def test_each_viewers_snapshot_is_built_and_encoded_once_per_change_whatever_the_number_of_pages() -> None:
+    table = Counted()
+    live = Broadcast(table.snapshot, lambda: table.version)
+
+    async def run() -> list[list[bytes]]:
+        pages = [live.subscribe("table") for _ in range(50)] + [live.subscribe(2) for _ in range(5)]
+        seen = [[await anext(page)] for page in pages]
+        table.version = 1
+        live.changed()
+        for page, got in zip(pages, seen):
+            got.append(await asyncio.wait_for(anext(page), 2))
+        for page in pages:
+            await page.aclose()  # type: ignore[attr-defined]
         return seen
 
-    assert asyncio.run(run()) == [0, 1, 3]
-    assert hub.subscribers == 0
+    seen = asyncio.run(run())
+    assert table.built == {"table": 2, 2: 2}  # once per viewer and change, not once per page
+    assert all(got[1] is seen[0][1] for got in seen[:50])  # the very same bytes for every page of a viewer
+    assert json.loads(seen[-1][1].split(b"data: ", 1)[1]) == {"version": 1, "viewer": 2}
+    assert live.subscribers == 0
 
 
-@pytest.mark.parametrize("count", [3])
-def test_every_subscriber_gets_the_update(count: int) -> None:
-    hub = Hub(lambda: {"ok": True})
+def test_a_busy_page_gets_only_the_newest_snapshot_never_a_backlog() -> None:
+    table = Counted()
+    live = Broadcast(table.snapshot, lambda: table.version)
 
-    async def run() -> int:
-        streams = [hub.subscribe() for _ in range(count)]
-        for s in streams:
-            await anext(s)
-        hub.publish()
-        got = [await asyncio.wait_for(anext(s), 2) for s in streams]
-        for s in streams:
-            await s.aclose()
-        return len(got)
+    async def run() -> list[int]:
+        page = live.subscribe("table")
+        seen = [json.loads((await anext(page)).split(b"data: ", 1)[1])["version"]]
+        for version in (1, 2, 3):  # three changes while the page was busy elsewhere
+            table.version = version
+            live.changed()
+        seen.append(json.loads((await asyncio.wait_for(anext(page), 2)).split(b"data: ", 1)[1])["version"])
+        live.close()
+        assert [item async for item in page] == []  # closing ends the stream
+        return seen
 
-    assert asyncio.run(run()) == count
+    assert asyncio.run(run()) == [0, 3]
+    assert live.subscribers == 0

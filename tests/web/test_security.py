@@ -8,10 +8,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from web import errors
+from device.running import RunningTable
 from web.security import COOKIE, LOCKOUT_SECONDS, MAX_FAILURES, Guard
-from web.testing import StandInTable
 
-from .conftest import TWO_CLUBS
+from .conftest import PIN, TWO_CLUBS, events
 
 LINEUP = {"seat": 1, "stands": 0, "players": [
     {"zone": z, "jersey": n, "card": None, "style": "attack"}
@@ -30,21 +30,24 @@ CHANGES: list[tuple[str, dict[str, Any]]] = [
     ("/api/actions/enrol/start", {}),
     ("/api/actions/enrol", {"uid": "04-A3-1F-10", "card": "pl_gonzalez"}),
     ("/api/actions/enrol/cancel", {}),
-    ("/api/sim/place", {"pad": "seat1", "card": "bm_01"}),
-    ("/api/sim/lift", {"pad": "seat1"}),
-    ("/api/sim/press", {"button": "seat1"}),
-    ("/api/sim/hold", {"button": "seat1"}),
+    ("/api/sim/place", {"pad": "seat1.tap", "card": "bm_01"}),
+    ("/api/sim/lift", {"pad": "seat1.tap"}),
+    ("/api/sim/press", {"button": "seat1.roll"}),
+    ("/api/sim/hold", {"button": "seat1.roll"}),
 ]
 
 
-def frozen(table: StandInTable) -> tuple[Any, ...]:
-    """Everything a refused request must leave as it was."""
-    return table.snapshot(), list(table.actions), list(table.events), dict(table.enrolled), dict(table.sim.on_pad)
+def frozen(table: RunningTable) -> tuple[Any, ...]:
+    """Everything a refused request must leave as it was: what the page shows, the log, the games, the enrolled
+    tags and what lies on the simulated pads."""
+    store = table.session.store
+    return (table.snapshot(), events(table), store.games(), store.enrolments(deck=table.session.deck),
+            dict(table.sim.on_pad))
 
 
 @pytest.mark.parametrize(("path", "body"), CHANGES)
 def test_without_the_pin_every_change_is_refused_and_nothing_changes(
-        client: TestClient, table: StandInTable, path: str, body: dict[str, Any]) -> None:
+        client: TestClient, table: RunningTable, path: str, body: dict[str, Any]) -> None:
     before = frozen(table)
     response = client.post(path, json=body)
     assert response.status_code == 403
@@ -54,7 +57,7 @@ def test_without_the_pin_every_change_is_refused_and_nothing_changes(
 
 @pytest.mark.parametrize(("path", "body"), CHANGES)
 def test_without_the_csrf_token_every_change_is_refused(
-        client: TestClient, table: StandInTable, game: dict[str, str], path: str, body: dict[str, Any]) -> None:
+        client: TestClient, table: RunningTable, game: dict[str, str], path: str, body: dict[str, Any]) -> None:
     before = frozen(table)
     for headers in ({}, {"x-csrf-token": "forged"}):
         response = client.post(path, json=body, headers=headers)
@@ -65,7 +68,7 @@ def test_without_the_csrf_token_every_change_is_refused(
 
 @pytest.mark.parametrize(("path", "body"), CHANGES)
 def test_a_request_from_another_site_is_refused_even_with_the_session(
-        client: TestClient, table: StandInTable, game: dict[str, str], path: str, body: dict[str, Any]) -> None:
+        client: TestClient, table: RunningTable, game: dict[str, str], path: str, body: dict[str, Any]) -> None:
     before = frozen(table)
     for origin in ({"origin": "http://evil.example"}, {"origin": "null"}, {"referer": "http://evil.example/x"}):
         response = client.post(path, json=body, headers={**game, **origin})
@@ -80,7 +83,7 @@ def test_the_tables_own_origin_is_accepted(client: TestClient, game: dict[str, s
     assert response.status_code == 200
 
 
-def test_a_tampered_cookie_is_no_session(client: TestClient, table: StandInTable, game: dict[str, str]) -> None:
+def test_a_tampered_cookie_is_no_session(client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     sid, _, signature = client.cookies[COOKIE].partition(".")
     client.cookies.set(COOKIE, f"{sid}x.{signature}", domain="table.local")
     before = frozen(table)
@@ -89,27 +92,27 @@ def test_a_tampered_cookie_is_no_session(client: TestClient, table: StandInTable
     assert frozen(table) == before
 
 
-def test_the_csrf_token_belongs_to_its_session(app: Any, table: StandInTable) -> None:
+def test_the_csrf_token_belongs_to_its_session(app: Any, table: RunningTable) -> None:
     with TestClient(app, base_url="http://table.local") as alice, TestClient(app, base_url="http://table.local") as bob:
         alice_token = alice.post("/api/session", json={"pin": table.pin}).json()["csrf"]
         bob.post("/api/session", json={"pin": table.pin})
         response = bob.post("/api/actions/new-game", json=TWO_CLUBS, headers={"x-csrf-token": alice_token})
         assert response.status_code == 403
-        assert table.state is None
+        assert table.session.state is None
 
 
-def test_a_form_post_carries_its_token_in_a_field(client: TestClient, table: StandInTable,
+def test_a_form_post_carries_its_token_in_a_field(client: TestClient, table: RunningTable,
                                                   game: dict[str, str]) -> None:
     client.post("/api/actions/correction", json={"seat": 1, "what": "budget", "delta": 1, "reason": "coin"},
                 headers=game)
-    played = len(table.events)
+    played = len(events(table))
     response = client.post("/api/actions/undo", data={"csrf_token": game["x-csrf-token"]})
     assert response.status_code == 200
-    assert len(table.events) == played - 1
+    assert len(events(table)) == played - 1
 
 
 def test_the_session_cookie_is_httponly_and_same_site_strict(client: TestClient) -> None:
-    response = client.post("/api/session", json={"pin": "2468"})
+    response = client.post("/api/session", json={"pin": PIN})
     cookie = response.headers["set-cookie"].lower()
     assert "httponly" in cookie and "samesite=strict" in cookie and "path=/" in cookie
 
@@ -122,15 +125,15 @@ def test_a_wrong_pin_gets_no_cookie(client: TestClient) -> None:
 
 
 def test_login_from_another_site_is_refused(client: TestClient) -> None:
-    response = client.post("/api/session", json={"pin": "2468"}, headers={"origin": "http://evil.example"})
+    response = client.post("/api/session", json={"pin": PIN}, headers={"origin": "http://evil.example"})
     assert response.status_code == 403
     assert COOKIE not in client.cookies
 
 
-def test_after_logout_changes_are_refused_again(client: TestClient, table: StandInTable, csrf: dict[str, str]) -> None:
+def test_after_logout_changes_are_refused_again(client: TestClient, table: RunningTable, csrf: dict[str, str]) -> None:
     assert client.post("/api/session/logout", headers=csrf).status_code == 200
     assert client.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf).status_code == 403
-    assert table.state is None
+    assert table.session.state is None
 
 
 def test_too_many_wrong_pins_lock_that_client_out_even_with_the_right_one_for_a_while() -> None:
@@ -151,4 +154,4 @@ def test_too_many_wrong_pins_lock_that_client_out_even_with_the_right_one_for_a_
 def test_too_many_wrong_pins_over_http(client: TestClient) -> None:
     answers = [client.post("/api/session", json={"pin": "9999"}).json()["detail"] for _ in range(MAX_FAILURES)]
     assert answers[-1] == errors.TOO_MANY_TRIES.format(minutes=1)
-    assert client.post("/api/session", json={"pin": "2468"}).status_code == 403
+    assert client.post("/api/session", json={"pin": PIN}).status_code == 403

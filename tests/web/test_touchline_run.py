@@ -1,6 +1,6 @@
 """The README's run command in a real headless Chromium: ``touchline run --sim`` and nothing but its page.
 
-This is the newcomer's path on the real simulated table (not the web app's stand-in): start a game on the page,
+This is the newcomer's path on the simulated table in its own process, as the README starts it: start a game on the page,
 hold a Board meeting from the virtual pad and button, watch the OLED frame and the table view change without a
 reload, then take a Tuesday action from the page's steps.
 """
@@ -8,7 +8,9 @@ reload, then take a Tuesday action from the page's steps.
 from __future__ import annotations
 
 import re
+import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
@@ -142,3 +144,49 @@ def test_a_newcomer_plays_monday_and_a_tuesday_step_on_touchline_run_sim(browser
     shoot(table_view, "touchline-run-sim-table-view")
     assert visits.outside(running.url) == []
     visits.context.close()
+
+
+def _stalled_page(url: str) -> socket.socket:
+    """A page that asks for the live stream and then never reads it (a phone that froze), with a small buffer."""
+    host, port = url.removeprefix("http://").split(":")
+    page = socket.socket()
+    page.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    page.connect((host, int(port)))
+    page.sendall(f"GET /api/live HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+    return page
+
+
+def _hang_up(page: socket.socket) -> None:
+    """Drop the connection at once, as a phone leaving the Wi-Fi does (a reset, not a goodbye)."""
+    page.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    page.close()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_one_stop_signal_ends_the_table_cleanly_with_pages_open_stalled_or_gone(
+        running: Running, stop: signal.Signals) -> None:
+    stalled = [_stalled_page(running.url) for _ in range(10)]
+    with httpx.Client(base_url=running.url, timeout=10) as http:
+        token = http.post("/api/session", json={"pin": running.pin}).json()["csrf"]
+        headers = {"x-csrf-token": token}
+        clubs = [{"seat": n, "name": name} for n, name in ((1, "Reds"), (2, "Blues"), (3, "Greens"))]
+        assert http.post("/api/actions/new-game", json={"clubs": clubs}, headers=headers).status_code == 200
+        for n in range(250):  # more snapshots than the stalled pages' connections can hold: the table waits on them
+            body = {"seat": 1, "what": "budget", "delta": 1 if n % 2 else -1, "reason": f"stall {n}: " + "a long reason " * 13}
+            assert http.post("/api/actions/correction", json=body, headers=headers).status_code == 200
+        for page in stalled[:5]:  # half of them leave the Wi-Fi
+            _hang_up(page)
+        for n in range(5):  # the table writes to them again and finds them gone
+            body = {"seat": 1, "what": "budget", "delta": 1 if n % 2 else -1, "reason": f"gone {n}"}
+            assert http.post("/api/actions/correction", json=body, headers=headers).status_code == 200
+        with http.stream("GET", "/api/live") as open_page:  # and a page that reads, open when the owner stops
+            next(open_page.iter_lines())
+            started = time.monotonic()
+            running.process.send_signal(stop)
+            code = running.process.wait(timeout=15)  # one signal, with five frozen phones still connected
+    assert code == 0 and time.monotonic() - started < 4  # not held up by the frozen phones
+    for page in stalled[5:]:
+        page.close()
+    assert running.process.stdout is not None
+    said = running.process.stdout.read()
+    assert "Traceback" not in said and "Exception" not in said and "ERROR" not in said, said

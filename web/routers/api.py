@@ -4,21 +4,23 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 
 import engine
 from engine.cards import ZONES
 from engine.rules.adjust import ADJUSTABLE
 from web.choices import asks
-from web.deps import GuardDep, TableDep, profile_of
+from web.deps import GuardDep, TableDep, ViewerDep, profile_of
 
 router = APIRouter(prefix="/api", tags=["state"])
 
 
-@router.get("/state", summary="Everything the page shows, as JSON")
-def state(table: TableDep) -> dict[str, Any]:
-    """The table's snapshot: the game view (or null), recent announcements, screens."""
-    return table.snapshot()
+@router.get("/state", summary="Everything the page shows, as JSON", response_class=Response,
+            responses={200: {"content": {"application/json": {}}}})
+async def state(request: Request, viewer: ViewerDep) -> Response:
+    """The table's snapshot: the game view (or null), recent announcements, screens (``?seat=N`` with the PIN: that
+    seat's own view); the same bytes the live stream sends."""
+    return Response(request.app.state.live.encoded(viewer).json, media_type="application/json")
 
 
 @router.get("/deck", summary="The cards of the loaded deck, filtered")

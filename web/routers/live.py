@@ -3,69 +3,73 @@
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import AsyncIterator
-from typing import Any
+import contextlib
 
-import anyio
 from fastapi import APIRouter, Request
-from fastapi.sse import EventSourceResponse, ServerSentEvent
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
 
-from web.deps import TableDep
+from web.deps import ViewerDep
+from web.live import Broadcast, Subscription, Viewer
 
 router = APIRouter(prefix="/api", tags=["live"])
 
 #: How long a browser waits before reconnecting after the stream broke (milliseconds).
 RETRY_MS = 1000
+HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
-class _LastEncoded:
-    """The JSON of the last snapshot sent: a table that hands every page the same object is encoded once, not once
-    per page (with 100 pages open that is most of the work of an update)."""
+class LiveResponse(Response):
+    """The live stream of one page: the viewer's encoded snapshots as they come, until the page leaves or the app
+    stops.
 
-    def __init__(self) -> None:
-        self.item: object = None
-        self.text = ""
+    Kept lean on purpose, since a shop may have hundreds open: one task per page waits for it to leave, and a change
+    costs each page only the hand-over of the bytes every page of its viewer shares.
+    """
 
-    def encode(self, item: dict[str, object]) -> str:
-        if item is not self.item:
-            self.item, self.text = item, json.dumps(item, separators=(",", ":"))
-        return self.text
+    media_type = "text/event-stream"
+
+    def __init__(self, broadcast: Broadcast, viewer: Viewer) -> None:
+        # Not Response.__init__: a stream has no body, so no Content-Length either.
+        self.status_code = 200
+        self.background = None
+        self.init_headers(HEADERS)
+        self.broadcast = broadcast
+        self.viewer = viewer
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        updates = self.broadcast.subscribe(self.viewer)
+        gone = asyncio.Event()
+        watcher = asyncio.ensure_future(self._until_gone(receive, gone, updates))
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+            await send({"type": "http.response.body", "body": f"retry: {RETRY_MS}\n".encode(), "more_body": True})
+            async for event in updates:
+                if gone.is_set():
+                    break
+                await send({"type": "http.response.body", "body": event, "more_body": True})
+            if not gone.is_set():
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except OSError:
+            pass  # the page went away while we wrote to it: nothing to tell anyone
+        finally:
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watcher
+            await updates.aclose()
+
+    async def _until_gone(self, receive: Receive, gone: asyncio.Event, updates: Subscription) -> None:
+        """Wait for the page to leave, then wake its stream so it ends now rather than at the next change."""
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        gone.set()
+        updates.end()
 
 
-_last = _LastEncoded()
-
-
-@router.get("/live", response_class=EventSourceResponse, summary="A stream of snapshots (text/event-stream)")
-async def live(request: Request, table: TableDep) -> AsyncIterator[ServerSentEvent]:
+@router.get("/live", response_class=LiveResponse, status_code=200, summary="A stream of snapshots (text/event-stream)",
+            responses={200: {"content": {"text/event-stream": {}},
+                             "description": "`event: snapshot` with the snapshot's JSON as `data`, at once and then "
+                                            "after each change; `?seat=N` (with the PIN) shows that club's secrets"}})
+async def live(request: Request, viewer: ViewerDep) -> LiveResponse:
     """Send the current snapshot, then a new one each time anything changes; ends when the app stops."""
-    closing: asyncio.Event = request.app.state.closing
-    updates = table.subscribe()
-    # One waiter for the app stopping per page and one task per update (not a task group per update): with 100
-    # pages open this halves the time an update takes to reach them all.
-    stopping = asyncio.ensure_future(closing.wait())
-    following: asyncio.Future[dict[str, Any] | None] | None = None
-    try:
-        first = True
-        while not closing.is_set():
-            following = asyncio.ensure_future(anext(updates, None))
-            await asyncio.wait({following, stopping}, return_when=asyncio.FIRST_COMPLETED)
-            if not following.done():  # the app is stopping
-                return
-            item = following.result()
-            if item is None:
-                return
-            yield ServerSentEvent(raw_data=_last.encode(item), event="snapshot",
-                                  retry=RETRY_MS if first else None)
-            first = False
-    finally:
-        # The page may have gone (our task is being cancelled): the clean-up must still finish, shielded, so the
-        # table's subscription is closed only once nothing is waiting on it any more.
-        with anyio.CancelScope(shield=True):
-            stopping.cancel()
-            if following is not None and not following.done():
-                following.cancel()
-                await asyncio.gather(following, return_exceptions=True)
-            aclose = getattr(updates, "aclose", None)
-            if aclose is not None:
-                await aclose()
+    return LiveResponse(request.app.state.live, viewer)

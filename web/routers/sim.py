@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Response
+from starlette.concurrency import run_in_threadpool
 
 from web import errors, models
 from web.deps import SimDep, TableDep, Unlocked
-from web.interface import SimulatedHardware
+from web.interface import SimulatedHardware, Table
 
 router = APIRouter(prefix="/api/sim", tags=["virtual table"])
 
@@ -36,36 +38,39 @@ def screen(screen: str, sim: SimDep) -> Response:
     return Response(sim.frame_png(screen), media_type="image/png", headers={"Cache-Control": "no-store"})
 
 
-# Handlers below are plain functions: FastAPI runs them in a worker thread, so a simulated chip never blocks the loop.
+async def _do(table: Table, act: Callable[[], None]) -> dict[str, Any]:
+    """Do it as a hand would (in a worker thread: a simulated chip or pin may take a moment), then answer once the
+    table has handled what it did, so the next request sees the result."""
+    await run_in_threadpool(act)
+    await table.idle()
+    return {"ok": True}
+
+
 @router.post("/place", summary="Put a card on a pad")
-def place(body: models.PadCard, _: Unlocked, sim: SimDep, table: TableDep) -> dict[str, Any]:
+async def place(body: models.PadCard, _: Unlocked, sim: SimDep, table: TableDep) -> dict[str, Any]:
     """The pad reads the card's tag as a real reader would."""
     _known(sim, "pads", body.pad, errors.UNKNOWN_PAD)
     if not any(card.get("id") == body.card for card in table.deck()):
         raise errors.NotFound(errors.UNKNOWN_CARD.format(card=body.card))
-    sim.place(body.pad, body.card)
-    return {"ok": True}
+    return await _do(table, lambda: sim.place(body.pad, body.card))
 
 
 @router.post("/lift", summary="Take the card off a pad")
-def lift(body: models.Pad, _: Unlocked, sim: SimDep) -> dict[str, Any]:
+async def lift(body: models.Pad, _: Unlocked, sim: SimDep, table: TableDep) -> dict[str, Any]:
     """The pad goes empty."""
     _known(sim, "pads", body.pad, errors.UNKNOWN_PAD)
-    sim.lift(body.pad)
-    return {"ok": True}
+    return await _do(table, lambda: sim.lift(body.pad))
 
 
 @router.post("/press", summary="Press a button briefly")
-def press(body: models.Button, _: Unlocked, sim: SimDep) -> dict[str, Any]:
+async def press(body: models.Button, _: Unlocked, sim: SimDep, table: TableDep) -> dict[str, Any]:
     """Press and release."""
     _known(sim, "buttons", body.button, errors.UNKNOWN_BUTTON)
-    sim.press(body.button)
-    return {"ok": True}
+    return await _do(table, lambda: sim.press(body.button))
 
 
 @router.post("/hold", summary="Hold a button past its hold time")
-def hold(body: models.Button, _: Unlocked, sim: SimDep) -> dict[str, Any]:
+async def hold(body: models.Button, _: Unlocked, sim: SimDep, table: TableDep) -> dict[str, Any]:
     """Hold, then release."""
     _known(sim, "buttons", body.button, errors.UNKNOWN_BUTTON)
-    sim.hold(body.button)
-    return {"ok": True}
+    return await _do(table, lambda: sim.hold(body.button))
