@@ -372,20 +372,23 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_games(args: argparse.Namespace) -> int:
     """List the kept games, oldest first."""
+    from device.export import game_rules
     from device.store import EventStore
 
     path = resolve_db(args.db, args.table)
     with EventStore(path) as store:
         games = store.games()
+        firsts = store.first_events()
     if not games:
         print(NO_GAMES.format(path=path))
         return 0
-    print(f"{'game':>4}  {'status':<9}  {'started':<16}  {'minutes':>7}  {'events':>6}  seats")
+    print(f"{'game':>4}  {'status':<9}  {'started':<16}  {'minutes':>7}  {'events':>6}  {'rules':<24}  seats")
     for game in games:
         seats = ", ".join(f"{n}: {name}" for n, name in sorted(game.seats.items())) or "-"
         minutes = "" if game.minutes is None else str(game.minutes)
         started = game.created.astimezone().strftime("%Y-%m-%d %H:%M")
-        print(f"{game.id:>4}  {game.status:<9}  {started:<16}  {minutes:>7}  {game.events:>6}  {seats}")
+        rules = game_rules(firsts.get(game.id)).text
+        print(f"{game.id:>4}  {game.status:<9}  {started:<16}  {minutes:>7}  {game.events:>6}  {rules:<24}  {seats}")
     return 0
 
 

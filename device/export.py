@@ -81,9 +81,40 @@ class GameExport:
             return 0
         return max(0, round((self.events[-1].created - self.game.created).total_seconds() / 60))
 
+    @property
+    def rules(self) -> GameRules:
+        """The modules and options the game was played with (its first event; a log without one is the base game)."""
+        return game_rules(self.events[0].event if self.events else None)
+
     def player_name(self, seat: int) -> str:
         """Who played a seat: the names the seat gave at New game, else ``Player at seat N`` (a club is not a player)."""
         return self.game.seats.get(seat) or UNNAMED_PLAYER.format(seat=seat)
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """What a game was: the rule modules chosen and its options, as the game's first event names them."""
+
+    modules: tuple[str, ...] = ()
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def text(self) -> str:
+        """In a few words: "base game", or the modules and options ("referee, betting; division 2")."""
+        words = ", ".join(self.modules) or "base game"
+        if self.options:
+            words += "; " + ", ".join(f"{k} {v}" for k, v in self.options)
+        return words
+
+
+def game_rules(first: Mapping[str, Any] | None) -> GameRules:
+    """The modules and options a log's first event names (the base game when it is not a ``game`` event)."""
+    if not first or first.get("type") != "game":
+        return GameRules()
+    modules = first.get("modules") or []
+    options = first.get("options") or {}
+    return GameRules(tuple(str(m) for m in modules if isinstance(m, str)),
+                     tuple(sorted((str(k), v) for k, v in options.items())) if isinstance(options, Mapping) else ())
 
 
 def final_from_view(view: Mapping[str, Any]) -> FinalScoring | None:
@@ -187,6 +218,8 @@ def to_json(export: GameExport) -> str:
             "status": game.status,
             "profile_source": game.profile_source,
             "seats": {str(seat): name for seat, name in sorted(game.seats.items())},
+            "modules": list(export.rules.modules),
+            "options": dict(export.rules.options),
         },
         "final": None if export.final is None else {
             "winners": [c.seat for c in export.final.winners],
@@ -239,7 +272,7 @@ def bgstats_play(export: GameExport) -> dict[str, Any]:
         "sourcePlayId": f"touchline-{game.id}-{game.created.strftime('%Y%m%d%H%M%S')}",
         "playDate": game.created.astimezone().strftime("%Y-%m-%d %H:%M:%S"),
         "durationMin": export.minutes,
-        "board": "",
+        "board": "" if not export.rules.modules else export.rules.text,  # BG Stats' variant field
         "game": {"name": GAME_NAME, "highestWins": True, "noPoints": False, "sourceGameId": "eleven"},
         "players": [
             {

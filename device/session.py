@@ -345,7 +345,7 @@ class Session:
         return self.interpreter.automatic(view, tuple(announcements))
 
     def _new_game(self, action: NewGame) -> dict[str, Any]:
-        events = setup_events(self.profile, action)
+        events = setup_events(self.profile, action, self.config.modules, dict(self.config.options))
         state = engine.initial_state(self.profile)
         for event in events:  # checked in full before anything is written, so a refused setup changes nothing
             state = engine.apply(self.profile, state, event).state
@@ -571,6 +571,8 @@ class Session:
             "enrolment": dict(self.enrolment) if self.enrolment is not None else None,
             "problem": self.save_problem or getattr(self.store, "damage", None),
             "version": self.version,
+            # what a new game plays unless the page chooses otherwise: the table file's [game]
+            "new_game": {"modules": list(self.config.modules), "options": dict(self.config.options)},
         }
 
 

@@ -515,6 +515,12 @@ class EventStore:
         """A game's events in order, as the dicts that were appended."""
         return [r.event for r in self.records(game_id)]
 
+    def first_events(self) -> dict[int, dict[str, Any]]:
+        """Each kept game's first event (what the game is: its modules and options, when it names them)."""
+        rows = self._read("SELECT e.game_id, e.json FROM events e JOIN (SELECT game_id, MIN(seq) AS seq FROM events "
+                          "GROUP BY game_id) f ON e.game_id = f.game_id AND e.seq = f.seq")
+        return {int(g): json.loads(j) for g, j in rows}
+
     def records(self, game_id: int) -> list[EventRecord]:
         """A game's events in order, with their seq and time."""
         self.game(game_id)

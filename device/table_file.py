@@ -172,6 +172,10 @@ class TableConfig:
     hubs: tuple[HubConfig, ...] = ()
     names: tuple[str, ...] = ()
     """Further names or addresses the page answers to (beyond the machine's own and localhost)."""
+    modules: tuple[str, ...] = ()
+    """The rule modules a new game plays unless the page or a scenario names others (``[game] modules``)."""
+    options: tuple[tuple[str, Any], ...] = ()
+    """The game options a new game takes unless named otherwise (``[game] options``), sorted by name."""
     source: Path | None = field(default=None, compare=False)
 
     def seat(self, number: int) -> SeatConfig:
@@ -305,7 +309,8 @@ def _field_name(path: PathKey) -> str:
 
 # --- validation ----------------------------------------------------------------------------------------------------
 
-_TOP_KEYS = ("name", "backend", "deck", "database", "web", "readers", "seats", "shared", "hubs")
+_TOP_KEYS = ("name", "backend", "deck", "database", "web", "readers", "game", "seats", "shared", "hubs")
+_GAME_KEYS = ("modules", "options")
 _READERS_KEYS = ("gain_db",)
 _WEB_KEYS = ("host", "port", "names")
 _SEAT_KEYS = ("seat", "club", "colour", "pads", "buttons", "screen")
@@ -618,6 +623,7 @@ class _Checker:
             self.problem(("web", "names"), errors.WRONG_TYPE.format(
                 value=names, expected="a list of names", example='names = ["touchline.shop.lan", "192.168.1.50"]'))
             names = []
+        modules, options = self.game(top.get("game", {}))
         readers = self.table(top.get("readers", {}), ("readers",), _READERS_KEYS)
         self.gain_db = self.get(readers, "gain_db", ("readers",), int, default=DEFAULT_GAIN_DB, choices=GAIN_CHOICES_DB)
 
@@ -660,7 +666,35 @@ class _Checker:
             shared_screen=shared_screen,
             hubs=tuple(hubs),
             names=tuple(n.strip() for n in names),
+            modules=modules,
+            options=options,
         )
+
+    def game(self, raw: Any) -> tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]:
+        """``[game]``: the modules and options a new game plays by default, each checked by the engine's own rules
+        (an unknown module, one that excludes another, a bad option: the engine's sentence at the field's line)."""
+        import engine  # here: the rest of the table file is read without the rules
+
+        path: PathKey = ("game",)
+        tbl = self.table(raw, path, _GAME_KEYS)
+        modules = tbl.get("modules", [])
+        if not isinstance(modules, list) or not all(isinstance(m, str) for m in modules):
+            self.problem(path + ("modules",), errors.WRONG_TYPE.format(
+                value=modules, expected="a list of module names", example='modules = ["referee", "betting"]'))
+            return (), ()
+        problem = engine.game_problem(modules, {})
+        if problem is not None:
+            self.problem(path + ("modules",), problem)
+            return (), ()
+        options = self.table(tbl.get("options", {}), path + ("options",), tuple(tbl.get("options", {}) or ()))
+        kept: dict[str, Any] = {}
+        for key, value in options.items():
+            problem = engine.game_problem(modules, {key: value})
+            if problem is not None:
+                self.problem(path + ("options", key), problem)
+            else:
+                kept[key] = value
+        return tuple(modules), tuple(sorted(kept.items()))
 
     def resolve(self, text: str) -> Path:
         """Relative paths in a table file are relative to the file, so it can be moved with its deck."""

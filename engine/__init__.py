@@ -22,7 +22,8 @@ from engine.cards import Profile
 from engine.events import EVENT_TYPES
 from engine.legal import legal_events as _legal_events
 from engine.loader import load_profile as _load
-from engine.reducer import GAME_DOC, GAME_EVENT, Step, apply, replay, why_not
+from engine.errors import EngineError
+from engine.reducer import GAME_DOC, GAME_EVENT, Step, apply, check_game, replay, why_not
 from engine.state import State
 from engine.views import final_scores, view
 
@@ -34,6 +35,8 @@ __all__ = [
     "apply",
     "event_types",
     "final_scores",
+    "game_options",
+    "game_problem",
     "initial_state",
     "legal_events",
     "load_profile",
@@ -79,10 +82,55 @@ def event_types(state: State | None = None) -> dict[str, str]:
     return out
 
 
-def modules() -> list[dict[str, Any]]:
-    """The rule modules a game may choose: name, title, what it is, its options and the data files it reads."""
-    return [
-        {"name": m.name, "title": m.title, "doc": m.doc, "options": {k: o.doc for k, o in m.options.items()},
-         "data": [d.name for d in m.data], "requires": list(m.requires), "excludes": list(m.excludes)}
-        for m in host.modules()
-    ]
+def modules(profile: Profile | None = None) -> list[dict[str, Any]]:
+    """The rule modules a game may choose: name, title, what it is, its options, the data files it reads, what it
+    needs and excludes (each by name and title).
+
+    With a profile, each option lists the values it offers with this deck (``choices``), and a module whose
+    required data files the deck lacks says so (``available`` false, ``missing``: the sentence a game would be
+    refused with).
+    """
+    out = []
+    for m in host.modules():
+        item: dict[str, Any] = {
+            "name": m.name, "title": m.title, "doc": m.doc, "options": _options(m.options, profile),
+            "data": [d.name for d in m.data], "requires": list(m.requires), "excludes": list(m.excludes),
+            "excludes_titles": [_title(n) for n in m.excludes], "requires_titles": [_title(n) for n in m.requires],
+        }
+        if profile is not None:
+            missing = next((d.name for d in m.data if d.required and d.name not in profile.module_data.get(m.name, {})), None)
+            item["available"] = missing is None
+            if missing is not None:
+                item["missing"] = str(game_problem([m.name], {}, profile))
+        out.append(item)
+    return out
+
+
+def game_options(profile: Profile | None = None, pack: str = "eleven") -> dict[str, dict[str, Any]]:
+    """The options every game of a pack takes (``weeks``), described as `modules` describes a module's."""
+    found = host.pack(pack)
+    return _options(found.options if found is not None else {}, profile)
+
+
+def game_problem(modules: Iterable[str], options: Mapping[str, Any] | None = None, profile: Profile | None = None,
+                 pack: str = "eleven") -> str | None:
+    """Why a game with these modules and options would be refused, as the sentence the engine says; None when fine.
+
+    Without a profile the deck's data is not looked at (a table file's defaults are checked before the deck loads).
+    """
+    try:
+        check_game({"type": GAME_EVENT, "pack": pack, "modules": list(modules), "options": dict(options or {})}, profile)
+    except EngineError as refusal:
+        return str(refusal)
+    return None
+
+
+def _options(options: Mapping[str, host.Option], profile: Profile | None) -> dict[str, dict[str, Any]]:
+    return {k: {"title": o.title or k.replace("_", " ").capitalize(), "doc": o.doc, "default": o.default,
+                **({"choices": o.offered(profile)} if profile is not None or not callable(o.choices) else {})}
+            for k, o in options.items()}
+
+
+def _title(name: str) -> str:
+    found = host.module(name)
+    return found.title if found is not None else name

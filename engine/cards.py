@@ -456,8 +456,9 @@ class Opponent(Card):
     """
 
     team: str
-    division: int
+    division: int  # the Division printed first (a card printed "2/1" is Division 2 and 1)
     zones: tuple[tuple[str, tuple[Footballer, ...]], ...]  # all nine zones, in ZONES order
+    divisions: tuple[int, ...] = ()  # every Division whose deck the card belongs to, the printed one first
 
     def zone(self, name: str) -> tuple[Footballer, ...]:
         """The footballers in one zone (empty when nobody stands there)."""

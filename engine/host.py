@@ -83,11 +83,22 @@ class Phase:
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """An option of the game event: what it means, and ``check(value) -> value`` raising ValueError with a sentence."""
+    """An option of the game event: what it means, and ``check(value) -> value`` raising ValueError with a sentence.
+
+    ``choices`` are the values a form offers (a tuple, or ``choices(profile)`` when the deck decides them, e.g. the
+    Divisions its Opponent cards are printed with); ``title`` names the option for people.
+    """
 
     doc: str
     check: Fn
     default: Any = None
+    choices: tuple[Any, ...] | Fn = ()
+    title: str = ""
+
+    def offered(self, profile: Any) -> list[Any]:
+        """The values a form offers for this option with this deck."""
+        found = self.choices(profile) if callable(self.choices) else self.choices
+        return list(found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +151,9 @@ HOOKS: Final[Mapping[str, Hook]] = MappingProxyType({
     "footballer": Hook("pipeline", "(tx, club, held, side: PlayerSide) -> PlayerSide: the face a footballer shows "
                                    "(number, symbol, sections, Strength, abilities)"),
     "opponents_needed": Hook("pipeline", "(state, weeks: int, count: int) -> int: Opponent cards each club is dealt"),
+    "deck": Hook("pipeline", "(profile, game, kind: str, cards: tuple) -> cards: the cards of a kind this game deals "
+                             "from (the Division's Opponent cards)"),
+    "not_dealt": Hook("first", "(profile, game, card) -> sentence | None: why this game never deals the card"),
     "setup_check": Hook("each", "(tx): before week 1 begins, refuse a setup the module cannot play with"),
     "sale_price": Hook("pipeline", "(tx, club, held, price: tuple[int, int]) -> (€, VP tokens) a sold footballer brings"),
     "sold": Hook("each", "(tx, seat, card_id): after a footballer was sold"),

@@ -221,6 +221,12 @@ def legal_events(profile: Profile, state: State) -> list[dict[str, Any]]:
     return ok
 
 
+def deck(profile: Profile, game: Game, kind: str) -> list[Any]:
+    """The cards of a kind a game deals from, as its modules say (a Division's Opponent cards), in deck order."""
+    rules = host.rules_for(game)
+    return list(rules.deck(profile, game, kind, profile.cards_of(kind)))  # type: ignore[attr-defined]
+
+
 def setup_events(profile: Profile, seats: Sequence[int], picks: Sequence[int] = (),
                  game: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """A complete setup for the given seats; ``picks`` (indexes, e.g. from a test's shuffled deck) vary the cards.
@@ -230,15 +236,19 @@ def setup_events(profile: Profile, seats: Sequence[int], picks: Sequence[int] = 
     """
     pick = list(picks)
     weeks = profile.board.setup.opponents_per_club
+    opponents = list(profile.cards_of("opponent"))
     if game is not None:
         options = dict(game.get("options") or {})
         weeks = int(options.get("weeks", weeks))
+        chosen = Game(str(game.get("pack", "eleven")), tuple(game.get("modules") or ()),
+                      tuple(sorted(options.items())))
         try:
-            rules = host.rules_for(Game(str(game.get("pack", "eleven")), tuple(game.get("modules") or ())))
+            rules = host.rules_for(chosen)
         except KeyError:
             pass  # a pack or module the engine does not have: the game event itself is refused with a sentence
         else:
             weeks = rules.opponents_needed(State(), weeks, weeks)  # type: ignore[attr-defined]
+            opponents = deck(profile, chosen, "opponent")
 
     def choose(pool: list[Any]) -> Any:
         i = pick.pop(0) % len(pool) if pick else 0
@@ -249,7 +259,6 @@ def setup_events(profile: Profile, seats: Sequence[int], picks: Sequence[int] = 
     youngsters = list(profile.cards_of("youngster"))
     objectives = list(profile.cards_of("objective"))
     tactics = list(profile.cards_of("tactic"))
-    opponents = list(profile.cards_of("opponent"))
     events: list[dict[str, Any]] = [dict(game)] if game is not None else []
     for seat in seats:
         events.append({"type": "club", "seat": seat, "name": f"Club {seat}"})

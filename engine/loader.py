@@ -412,11 +412,24 @@ def _zone(zones: _Fields, zone: str) -> tuple[Footballer, ...]:
     return tuple(out)
 
 
+def _divisions(card: _Fields) -> tuple[int, ...]:
+    """``division = 2``, or the Divisions of a card printed for several decks (``division = [2, 1]`` for "2/1")."""
+    value = card.raw("division", _REQUIRED, "a Division 1–9, or a list of them such as [2, 1]")
+    if isinstance(value, list):
+        if value and len(set(value)) == len(value) and all(
+                isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 9 for v in value):
+            return tuple(value)
+        card.wrong("division", "a list of different Divisions 1–9, such as [2, 1]", value)
+    return (card.int("division", 1, 9),)
+
+
 def _opponent(card: _Fields, refs: _Refs) -> dict[str, Any]:
     team = card.str("team")
     refs.add(card, "team", "team", team)
     zones = card.table("zones")
-    result = {"team": team, "division": card.int("division", 1, 9), "zones": tuple((z, _zone(zones, z)) for z in ZONES)}
+    divisions = _divisions(card)
+    result = {"team": team, "division": divisions[0], "divisions": divisions,
+              "zones": tuple((z, _zone(zones, z)) for z in ZONES)}
     zones.done(ZONES)
     return result
 

@@ -76,15 +76,32 @@ def why_not(profile: Profile, state: State, event: Mapping[str, Any]) -> str | N
 
 def _on_game(tx: Tx) -> None:
     """The game's pack, modules and options, checked against what is registered and what the deck holds."""
-    ev = tx.event
     state = tx.state
     if state.events or state.clubs or state.stage != "setup":
         raise E.NotAllowed(E.GAME_FIRST)
-    pack_name = ev.get("pack", "eleven")
+    game = check_game(tx.event, tx.profile)
+    pack = host.pack(game.pack)
+    assert pack is not None
+    chosen = [m for m in (host.module(n) for n in game.modules) if m is not None]
+    slices = tuple((m.name, m.state.initial(game)) for m in chosen if m.state is not None)
+    tx.state = evolve(state, game=game, modules=slices)
+    titles = ", ".join(m.title for m in chosen)
+    words = f"A game of {pack.title}" + (f" with {titles}" if titles else "") + "."
+    tx.say(GAME_EVENT, None, words, pack=game.pack, modules=list(game.modules), options=dict(game.options))
+
+
+def check_game(event: Mapping[str, Any], profile: Profile | None = None) -> Game:
+    """The `Game` a ``game`` event names, or an `engine.errors.EngineError` with the sentence refusing it.
+
+    Checks the pack, that every module is known and named once, what each module needs and excludes, each option
+    against the pack's and the chosen modules' declarations, and (with a profile) that the deck holds every data
+    file a chosen module requires.  A table file's default game is checked here too, before any deck is loaded.
+    """
+    pack_name = event.get("pack", "eleven")
     if not isinstance(pack_name, str) or host.pack(pack_name) is None:
         raise E.NotAllowed(E.UNKNOWN_PACK.format(pack=pack_name, known="eleven"))
-    names = ev.get("modules") or []
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+    names = event.get("modules") or []
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
         raise E.BadEvent(E.BAD_FIELD.format(type=GAME_EVENT, field="modules", why="a list of module names"))
     known = ", ".join(m.name for m in host.modules()) or "none yet"
     chosen: list[host.Module] = []
@@ -102,12 +119,13 @@ def _on_game(tx: Tx) -> None:
         for other in m.excludes:
             if other in names:
                 raise E.NotAllowed(E.MODULE_EXCLUDES.format(title=m.title, other=_title(other)))
-        for data in m.data:
-            if data.required and data.name not in tx.profile.module_data.get(m.name, {}):
-                raise E.NotAllowed(E.MODULE_DATA_MISSING.format(profile=tx.profile.name, file=data.name, title=m.title))
+        if profile is not None:
+            for data in m.data:
+                if data.required and data.name not in profile.module_data.get(m.name, {}):
+                    raise E.NotAllowed(E.MODULE_DATA_MISSING.format(profile=profile.name, file=data.name, title=m.title))
     pack = host.pack(pack_name)
     assert pack is not None
-    given = ev.get("options") or {}
+    given = event.get("options") or {}
     if not isinstance(given, Mapping):
         raise E.BadEvent(E.BAD_FIELD.format(type=GAME_EVENT, field="options", why="a table of option names and values"))
     declared = {**pack.options, **{k: o for m in chosen for k, o in m.options.items()}}
@@ -115,17 +133,21 @@ def _on_game(tx: Tx) -> None:
     for key, value in given.items():
         option = declared.get(key)
         if option is None:
-            raise E.NotAllowed(E.UNKNOWN_OPTION.format(option=key, known=", ".join(sorted(declared))))
+            raise E.NotAllowed(E.UNKNOWN_OPTION.format(option=key, known=", ".join(sorted(declared)) or "none"))
         try:
-            options[key] = option.check(value)
+            options[key] = option.check(value) if profile is None or not callable(option.choices) \
+                else _offered(option, profile, option.check(value))
         except ValueError as err:
             raise E.BadEvent(E.BAD_OPTION.format(option=key, why=err)) from None
-    game = Game(pack_name, tuple(names), tuple(sorted(options.items())))
-    slices = tuple((m.name, m.state.initial(game)) for m in chosen if m.state is not None)
-    tx.state = evolve(state, game=game, modules=slices)
-    titles = ", ".join(m.title for m in chosen)
-    words = f"A game of {pack.title}" + (f" with {titles}" if titles else "") + "."
-    tx.say(GAME_EVENT, None, words, pack=pack_name, modules=list(names), options=options)
+    return Game(pack_name, tuple(names), tuple(sorted(options.items())))
+
+
+def _offered(option: host.Option, profile: Profile, value: Any) -> Any:
+    """A value the deck decides the choices of (a Division its Opponent cards are printed with) must be one of them."""
+    offered = option.offered(profile)
+    if value not in offered:
+        raise ValueError(f"the deck {profile.name} offers {', '.join(map(str, offered)) or 'none'}, not {value!r}")
+    return value
 
 
 def _title(name: str) -> str:

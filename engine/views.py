@@ -11,7 +11,7 @@ from engine.rules.abilities import offered
 from engine.rules.final_scoring import final_scores
 from engine.rules.league import league_positions
 from engine.rules.matchday import unseen_marker_sides
-from engine.state import Club, State
+from engine.state import Club, Game, State
 from engine.tx import Tx
 
 __all__ = ["EVERYTHING", "SECRETS", "TABLE", "final_scores", "league_positions", "may_use", "view"]
@@ -132,6 +132,22 @@ def _club_view(profile: Profile, state: State, club: Club, viewer: int | str = E
     return out
 
 
+def game_words(game: Game) -> dict[str, Any]:
+    """What a game is, for people: pack, modules (names and titles), options, and one line saying it
+    ("Eleven with Referee and Betting, Division 2")."""
+    rules = host.rules_for(game)
+    titles = [m.title for m in rules.modules]
+    declared = {**rules.pack.options, **{k: o for m in rules.modules for k, o in m.options.items()}}
+    options = [f"{(declared[k].title or k.capitalize()) if k in declared else k} {v}" for k, v in game.options]
+    line = rules.pack.title + (" with " + _and(titles) if titles else ", the base game")
+    return {"pack": game.pack, "modules": list(game.modules), "titles": titles, "options": dict(game.options),
+            "text": line + ("; " + ", ".join(options) if options else "") + "."}
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def view(profile: Profile, state: State, viewer: int | str = EVERYTHING) -> dict[str, Any]:
     """Everything tracked, JSON-safe: stage, week, turn, League table, clubs, and the final scores (so far / at the end).
 
@@ -156,7 +172,7 @@ def view(profile: Profile, state: State, viewer: int | str = EVERYTHING) -> dict
     table.sort(key=lambda r: (r["position"], r["name"]))
     scores = final_scores(profile, state) if state.clubs else []
     return {
-        "game": {"pack": state.game.pack, "modules": list(state.game.modules), "options": dict(state.game.options)},
+        "game": game_words(state.game),
         "stage": state.stage, "stage_name": rules.stage_name(state.stage), "week": state.week, "weeks": state.weeks,
         "first_seat": state.first_seat or None, "turn": state.turn or None, "awaiting": _with_offers(profile, state),
         "league": table, "clubs": [_club_view(profile, state, c, viewer) for c in state.clubs],

@@ -62,10 +62,12 @@ class NewGame(Body):
     type: Literal["new_game"] = "new_game"
     clubs: list[ClubSetup] = Field(min_length=1, max_length=4)
     first_seat: Seat | None = None
-    modules: list[Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,32}$")]] = Field(
-        default_factory=list, max_length=16, description="the rule modules chosen (engine.modules() lists them)")
-    options: dict[Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,32}$")], int] = Field(
-        default_factory=dict, description="the game's options, e.g. weeks, division (the engine checks them)")
+    modules: list[Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,32}$")]] | None = Field(
+        default=None, max_length=16, description="the rule modules chosen (engine.modules() lists them); left out: "
+                                                 "the table file's [game] modules")
+    options: dict[Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,32}$")], int] | None = Field(
+        default=None, description="the game's options, e.g. weeks, division (the engine checks them); left out: the "
+                                  "table file's [game] options")
     deal: bool = Field(default=True, description="true: the table deals the cards a club leaves out; false: each seat "
                                                  "taps them on its pad when the table asks for them")
 

@@ -2,29 +2,43 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import engine
+from engine.legal import deck
 from engine.legal import setup_events as default_setup
+from engine.state import Game
 
 from web.actions import ClubSetup, NewGame
 
 
-def setup_events(profile: engine.Profile, game: NewGame) -> list[dict[str, Any]]:
+def setup_events(profile: engine.Profile, game: NewGame, modules: Sequence[str] = (),
+                 options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """The engine events that set up ``game``: what the game is (pack, modules, options), clubs, Directors, starting
     players, Opponents, Objective, Tactic.
+
+    ``modules`` and ``options`` are the table's defaults (its table file's ``[game]``), used when ``game`` names
+    none of its own (a scenario's new game that says nothing about modules).
 
     With ``game.deal`` the table deals whatever a club left out (the setup is complete, and ends with the First
     player); without it, only what the form names is set up, and each seat taps the rest on its pad when the
     table asks for it.
     """
-    first = {"type": "game", "pack": "eleven", "modules": list(game.modules), "options": dict(game.options)}
+    chosen = list(game.modules) if game.modules is not None else list(modules)
+    first = {"type": "game", "pack": "eleven", "modules": chosen,
+             "options": dict(game.options) if game.options is not None else dict(options or {})}
     events: list[dict[str, Any]] = [first, *({"type": "club", "seat": c.seat, "name": c.name} for c in game.clubs)]
     if not game.deal:
         for club in game.clubs:
             events += _named(club)
         return events
     seats = [club.seat for club in game.clubs]
+    game_is = Game("eleven", tuple(first["modules"]), tuple(sorted(first["options"].items())))
+    try:
+        deck(profile, game_is, "opponent")
+    except KeyError:
+        game_is = Game()  # an unknown module: the game event itself is refused with the engine's sentence
     dealt = _by_seat(default_setup(profile, seats, game=first)[1:])
     taken: set[str] = {card for club in game.clubs
                        for card in [*club.directors, club.veteran, club.youngster, *club.opponents, club.objective,
@@ -34,7 +48,8 @@ def setup_events(profile: engine.Profile, game: NewGame) -> list[dict[str, Any]]
     def fill(kind: str, default: list[str], want: int) -> list[str]:
         # The table's own deal, minus cards someone chose by hand, topped up from the rest of the deck.
         picked = [c for c in default if c not in taken][:want]
-        spare = [c.id for c in profile.cards_of(kind) if c.id not in taken and c.id not in picked]
+        # the rest of the deck this game deals from (a Division's Opponent cards only)
+        spare = [c.id for c in deck(profile, game_is, kind) if c.id not in taken and c.id not in picked]
         picked += spare[: want - len(picked)]
         taken.update(picked)
         return picked

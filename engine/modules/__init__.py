@@ -6,3 +6,5 @@ engine/RULES.md, "Writing a module".
 """
 
 from __future__ import annotations
+
+from engine.modules import division  # noqa: F401  (each module registers itself)

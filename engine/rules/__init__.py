@@ -105,9 +105,7 @@ ELEVEN = host.register(host.Module(
     tests={name: (CONDITION_TESTS[name], check) for name, check in TESTS.items()},
     options={
         "weeks": host.Option("the game's length in weeks (default: as many as the Opponent cards dealt to each club)",
-                             _whole(1, 20, "The number of weeks")),
-        "division": host.Option("the Division the clubs play in (1 is the highest; the Division module deals from it)",
-                                _whole(1, 9, "The Division")),
+                             _whole(1, 20, "The number of weeks"), choices=tuple(range(1, 21)), title="Weeks"),
     },
     first_phase="setup",
     week=("monday", "tuesday", "wednesday", "thursday", "matchday", "results", "end_of_round"),

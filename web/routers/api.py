@@ -51,15 +51,17 @@ def session(request: Request, guard: GuardDep, table: TableDep) -> dict[str, Any
 
 @router.get("/rules", summary="The board profile's limits the lineup editor and corrections need")
 def rules(table: TableDep) -> dict[str, Any]:
-    """Pitch limits (per zone, per section, jerseys on the pitch), jersey numbers, the numbers one may correct, and
-    Stands: those printed on the board plus those each Infrastructure kind adds."""
+    """Pitch limits (per zone, per section, jerseys on the pitch), jersey numbers, the numbers one may correct,
+    Stands (those printed on the board plus those each Infrastructure kind adds), and the rule modules and game
+    options a new game may choose with this deck (each option's choices; a module the deck lacks data for says so)."""
     pitch = profile_of(table).board.pitch
     return {
         "pitch": {"zones": list(ZONES), "wing": pitch.wing_capacity, "central": pitch.centre_capacity,
                   "sections": dict(pitch.section_max), "total": pitch.on_pitch, "jerseys": list(pitch.jerseys),
                   "blanks": pitch.blank_jerseys, "start": dict(pitch.start_sections)},
         "adjustable": list(ADJUSTABLE),
-        "modules": engine.modules(),
+        "modules": engine.modules(profile_of(table)),
+        "game_options": engine.game_options(profile_of(table)),
         "stands": {"board": profile_of(table).board.board_stands,
                    "infrastructure": {k.id: k.stands for k in profile_of(table).board.infrastructure if k.stands}},
     }

@@ -102,7 +102,7 @@ $("newgame").addEventListener("submit", async (event) => {
     directors: picked(b.querySelector(".directors")), opponents: ordered(b.querySelector(".opponents")),
     veteran: value(b, "veteran"), youngster: value(b, "youngster"), objective: value(b, "objective"), tactic: value(b, "tactic"),
   }));
-  const modules = [...document.querySelectorAll("input[name=module]")].filter((i) => i.checked).map((i) => i.value);
+  const {modules, options} = gameChoice();
   const first = Number($("first-seat").value) || null;
   const game = latest?.game;
   if (running(game) && confirmedFor !== game.events) {
@@ -112,7 +112,7 @@ $("newgame").addEventListener("submit", async (event) => {
     $("newgame-start").textContent = "Yes, end it and start the new game";
     return;
   }
-  const r = await post("/api/actions/new-game", {clubs, first_seat: first, modules});
+  const r = await post("/api/actions/new-game", {clubs, first_seat: first, modules, options});
   say($("newgame-msg"), r.ok ? "The game has started. The table view shows it." : r.message, r.ok);
   confirmedFor = null;
   $("newgame-start").textContent = "Start the game";
@@ -221,21 +221,66 @@ live((snapshot) => {
     $("newgame-start").textContent = "Start the game";
   }
   latest = snapshot;
+  if (defaults === null && snapshot.new_game) { defaults = snapshot.new_game; drawModules(); }  // the table file's [game]
   const last = (snapshot.log || []).at(-1);
   $("last").textContent = last ? last.text : "nothing yet";
   drawCorrect();
   if (!$("unlocked").hidden) drawEnrol();
 });
-/** The rule modules the engine offers, as checkboxes of the new game's form. */
-function drawModules(modules) {
-  fill($("modules"), h("legend", {}, "Modules (advanced rules)"), modules.length
-    ? modules.map((m) => h("label", {title: m.doc}, h("input", {type: "checkbox", name: "module", value: m.name}), ` ${m.title}`))
-    : h("p", {class: "hint"}, SENTENCES.noModules));
+/** The rule modules and game options the engine offers with this deck, as the new game's form shows them: each
+ * module's title, what it is, its options and what it cannot be played with, all in the engine's words.  Which
+ * choices go together is the engine's to say: a refused choice comes back as its sentence when the game starts. */
+let offered = {modules: [], options: {}};
+let defaults = null;
+
+function optionField(name, option, chosen, owner) {
+  const pick = chosen ?? option.default;
+  return h("label", {class: "option", title: option.doc}, `${option.title} `,
+    h("select", {class: "game-option", dataset: {option: name, owner}},
+      h("option", {value: ""}, option.default == null ? "as the deck deals" : `${option.default} (default)`),
+      (option.choices || []).map((v) => h("option", {value: v, selected: pick === v && pick !== option.default}, String(v)))));
+}
+
+function drawModules() {
+  const chosen = new Set(defaults?.modules || []);
+  const values = defaults?.options || {};
+  const modules = offered.modules;
+  const list = modules.map((m) => h("div", {class: "module", dataset: {module: m.name}},
+    h("label", {title: m.doc}, h("input", {type: "checkbox", name: "module", value: m.name,
+      checked: chosen.has(m.name) && m.available !== false, disabled: m.available === false,
+      onchange: () => showModuleOptions()}), ` ${m.title}`),
+    h("p", {class: "hint"}, m.doc),
+    m.excludes_titles?.length ? h("p", {class: "hint excludes"}, `Not with: ${m.excludes_titles.join(", ")}.`) : null,
+    m.available === false ? h("p", {class: "hint missing"}, m.missing) : null,
+    h("div", {class: "module-options"}, Object.entries(m.options || {}).map(([k, o]) => optionField(k, o, values[k], m.name)))));
+  fill($("modules"), h("legend", {}, "Rules"),
+    h("div", {class: "game-options"}, Object.entries(offered.options || {}).map(([k, o]) => optionField(k, o, values[k], ""))),
+    modules.length ? list : h("p", {class: "hint"}, SENTENCES.noModules));
+  showModuleOptions();
+}
+
+/** A module's options show only while it is chosen. */
+function showModuleOptions() {
+  for (const box of document.querySelectorAll("#modules .module")) {
+    box.querySelector(".module-options").hidden = !box.querySelector("input[name=module]").checked;
+  }
+}
+
+/** The modules and options the form names now (those of unchosen modules left out). */
+function gameChoice() {
+  const modules = [...document.querySelectorAll("input[name=module]")].filter((i) => i.checked).map((i) => i.value);
+  const options = {};
+  for (const sel of document.querySelectorAll("select.game-option")) {
+    if (sel.value === "" || (sel.dataset.owner && !modules.includes(sel.dataset.owner))) continue;
+    options[sel.dataset.option] = Number(sel.value);
+  }
+  return {modules, options};
 }
 
 fetch("/api/rules").then((r) => r.json()).then((rules) => {
   adjustable = rules.adjustable || [];
   drawCorrect();
-  drawModules(rules.modules || []);
+  offered = {modules: rules.modules || [], options: rules.game_options || {}};
+  drawModules();
 });
 refresh();

@@ -22,7 +22,9 @@ export function status(game) {
   const onPage = (w) => (["lineup", "kickoff"].includes(w.need) ? [" ", h("a", {href: "/lineup"}, "Open the Lineup page")]
     : ["action", "suspensions", "objective_result"].includes(w.need) && document.body.dataset.page !== "play"
       && !document.getElementById("asks") ? [" ", h("a", {href: "/play"}, "Open the Play page")] : null);
-  return [h("p", {class: "big", id: "when"}, parts.join(" · ")),
+  // Which rules the game plays (the engine's own line): the Table page and the TV say it under the stage.
+  const rules = game.game?.titles?.length ? h("p", {class: "rules", id: "game-rules"}, game.game.text) : null;
+  return [h("p", {class: "big", id: "when"}, parts.join(" · ")), rules,
     waits.length ? h("ul", {class: "waiting"}, waits.map((w) => h("li", {}, waitText(w), onPage(w)))) : null];
 }
 
