@@ -49,7 +49,8 @@ ROLL_FOR = "for {what}"
 KEEP_GIVES = "Keep: {outcome}"
 """Under a roll that may still be rerolled: what keeping it gives, as the engine says it would."""
 ROLL_PURPOSES = {"potential": "Club potential", "match_consequence": "Match consequence", "injury": "an injury",
-                 "suspension": "a suspension", "opponent_die": "an Opponent die", "effect": "a card's effect"}
+                 "suspension": "a suspension", "opponent_die": "an Opponent die", "effect": "a card's effect",
+                 "referee": "the referee", "referee_tags": "the referee's tags", "referee_foul": "a foul"}
 
 REROLL_SECONDS = 4.0
 """How long after a roll a second press spends 1 Fanbase to reroll it."""

@@ -477,6 +477,7 @@ class PlayerSide:
     abilities: tuple[Ability, ...] = ()
     experience: tuple[str, ...] = ()  # one entry per experience space: "played" or "scored"
     name: str = ""  # a side's own name, when it differs from the card's (the untrained side of a Youngster)
+    tags: tuple[str, ...] = ()  # the three-letter tags printed on the side (003 l.82, l.98: NBL, STR, ...)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

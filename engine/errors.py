@@ -68,6 +68,7 @@ except ImportError:  # pragma: no cover - only while the loader is being written
 # ---------------------------------------------------------------------------------------------------------------
 # Message templates (str.format fields in braces).
 
+ROLL_BEFORE_KICKOFF: Final = "Seat {seat} has the {die} to roll before the match: press the button first."
 GAME_FIRST: Final = "The game's pack, modules and options are named by its first event; this game has begun already."
 UNKNOWN_PACK: Final = 'There is no game "{pack}". Known: {known}.'
 UNKNOWN_MODULE: Final = 'There is no module "{module}". Modules: {known}.'

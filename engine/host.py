@@ -162,6 +162,8 @@ HOOKS: Final[Mapping[str, Hook]] = MappingProxyType({
     "match_resolver": Hook("first", "(tx, seat) -> MatchResult | None: resolve the club's match instead of its "
                                     "Opponent card"),
     "after_match": Hook("each", "(tx, seat): after the result, before the Match consequence roll"),
+    "experience": Hook("pipeline", "(tx, seat, held, fills: bool) -> bool: whether a footballer who played fills "
+                                   "his experience spaces this match"),
     "consequence": Hook("pipeline", "(tx, seat, result, face, effects) -> effects of the Match consequence roll"),
     "tactics_allowed": Hook("pipeline", "(tx, club, count: int) -> Tactic cards the club may play this match"),
     "abilities": Hook("pipeline", "(tx, club, card_id, abilities) -> the abilities a card offers or applies now"),

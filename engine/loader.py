@@ -208,6 +208,10 @@ class _Fields:
         sub.done(known)
         return out
 
+    def effects(self, key: str, default: Any = _REQUIRED) -> tuple[Effect, ...]:
+        """A list of effects ``[{ op = ... }, ...]``, checked against every op the engine and its modules know."""
+        return _effects(self, key, _Refs(), default)
+
     def done(self, known: Iterable[str] | None = None) -> None:
         """Reject any field that was not read."""
         allowed = set(known) if known is not None else self.used
@@ -339,7 +343,20 @@ def _abilities(parent: _Fields, key: str, refs: _Refs, default: Any = ()) -> tup
 # Cards.
 
 
-def _footballer_side(card: _Fields, key: str, jersey: int | None, refs: _Refs, default: Any = _REQUIRED) -> PlayerSide:
+TAG_WORDS: Final = 'a list of three-letter tags in capitals, such as ["NBL", "STR"]'
+
+
+def _tags(fields: _Fields, default: Any) -> tuple[str, ...]:
+    """Footballer tags (003 l.82, l.98): three capital letters each; which tags exist is the Referee data's to say."""
+    value = fields.list("tags", default, TAG_WORDS)
+    if not all(isinstance(t, str) and len(t) == 3 and t.isalpha() and t.isupper() for t in value) \
+            or len(set(value)) != len(value):
+        fields.wrong("tags", TAG_WORDS, value)
+    return tuple(value)
+
+
+def _footballer_side(card: _Fields, key: str, jersey: int | None, refs: _Refs, default: Any = _REQUIRED,
+                     tags: tuple[str, ...] = ()) -> PlayerSide:
     side = card.table(key, default)
     sections_raw = side.raw("sections", _REQUIRED, "a list of sections: " + ", ".join(f'"{s}"' for s in SECTIONS))
     sections = (sections_raw,) if isinstance(sections_raw, str) else sections_raw
@@ -357,6 +374,7 @@ def _footballer_side(card: _Fields, key: str, jersey: int | None, refs: _Refs, d
         abilities=_abilities(side, "abilities", refs),
         experience=tuple(experience),
         name=side.str("name", ""),
+        tags=_tags(side, list(tags)) if "tags" in side.data else tags,
     )
     side.done()
     return result
@@ -369,9 +387,10 @@ def _footballer(card: _Fields, refs: _Refs) -> dict[str, Any]:
         # Every Youngster's untrained side is the same: the file states it once; a card may still override fields.
         own = card.data.get("untrained", {})
         card.data = {**card.data, "untrained": {**shared, **own} if isinstance(own, dict) else own}
+    tags = _tags(card, [])  # printed on the card: both sides, unless a side lists its own
     return {
-        "untrained": _footballer_side(card, "untrained", jersey, refs),
-        "trained": _footballer_side(card, "trained", jersey, refs),
+        "untrained": _footballer_side(card, "untrained", jersey, refs, tags=tags),
+        "trained": _footballer_side(card, "trained", jersey, refs, tags=tags),
     }
 
 

@@ -1,6 +1,6 @@
 """Write the shipped scenarios by playing a game on the simulated table and recording every step.
 
-    python -m scenarios.record            # rewrites scenarios/full-week.toml and scenarios/full-game.toml
+    python -m scenarios.record            # rewrites scenarios/full-week.toml, full-game.toml and modules-game.toml
 
 The game is the demo deck with four clubs.  Each Monday every seat taps a Board meeting card and rolls a
 result its Directors agree on; on Tuesday of each week one seat hires (or sells, or signs a Sponsor) and
@@ -225,6 +225,83 @@ def play_end(rec: Recorder) -> None:
     rec.check("The game is over.", screen={"seat1.screen": "Game over"}, view={"stage": "over"})
 
 
+MODULES_WEEKS = 4
+REFEREE_DICE = {1: (4, 1), 2: (1, 7), 3: (5, 8), 4: (6, 3)}
+"""Each seat's referee (d6) and the d12 face it rolls, by seat: Friendly, Unjust, Goal eager and Perfectionist."""
+
+
+def play_modules_game(rec: Recorder) -> None:
+    """A whole game with the Division and Referee modules: four clubs in Division 3 for four weeks; before each
+    match the seat rolls its referee's d6 and d12 on its button; lineups field the clubs' footballers."""
+    from engine.legal import auto_lineup
+
+    table = rec.table
+    profile = table.session.profile
+    action = new_game_action()
+    action["clubs"] = [{**{k: v for k, v in c.items() if k != "opponents"}, "directors": list(DIRECTORS[c["seat"]]),
+                        "veteran": STARTERS[c["seat"]][0], "youngster": STARTERS[c["seat"]][1]} for c in action["clubs"]]
+    action.update(modules=["division", "referee"], options={"division": 3, "weeks": MODULES_WEEKS}, deal=True)
+    rec.page(action, "The page starts a game in Division 3 with the Referee rules, naming each club's cards but its "
+                     "Opponents: the table deals each club four Division 3 Opponent cards.")
+    rec.check("Week 1 begins; the game says its rules.", view={"stage": "monday", "week": 1, "weeks": MODULES_WEEKS,
+                                                              "game.text": "Eleven with Division and Referee; Division 3, Weeks 4."})
+    for week in range(1, MODULES_WEEKS + 1):
+        for seat in SEATS:
+            card = f"bm_{(week - 1) * 4 + seat:02d}"
+            rec.tap(f"seat{seat}.tap", card, f"Week {week}, Monday: Seat {seat}'s Board meeting card, then its roll." if seat == 1 else None)
+            rec.press(f"seat{seat}.roll", [decisive_rolls(profile, seat)[0]])
+        rec.wait(comment="The reroll windows close: the rolls are kept.")
+        settle(rec, leave=("monday",))
+        while table.view()["stage"] in ("tuesday", "wednesday", "thursday"):
+            rec.hold(f"seat{table.view()['turn']}.roll", "Every seat passes its turns." if table.view()["stage"] == "tuesday" else None)
+        for seat in SEATS:
+            state = table.session.state.club(seat)
+            lineup = {k: v for k, v in auto_lineup(profile, state).items() if k not in ("seat", "type")}
+            rec.page({"type": "lineup", "seat": seat, **lineup},
+                     f"Week {week}, Matchday: Seat {seat} fields its footballers from the page." if seat == 1 else None)
+            d6, d12 = REFEREE_DICE[seat]
+            rec.press(f"seat{seat}.roll", [d6], f"Seat {seat} rolls its referee's d6, then the d12 for the tags he watches." if seat == 1 else None)
+            rec.wait()
+            rec.press(f"seat{seat}.roll", [d12])
+            rec.wait()
+        rec.check(f"Week {week}: Seat 1's referee is Friendly.", view={"modules.referee.1.referee": "Friendly"})
+        for seat in SEATS:
+            dealt = table.session.state.club(seat).opponents[week - 1]
+            rec.tap("shared.opponent", dealt, "The Opponent cards are turned over on the shared slot." if seat == 1 else None)
+            settle_seat(rec, seat)
+        settle(rec, leave=("matchday", "results", "end_of_round"))
+    play_end(rec)
+
+
+def settle_seat(rec: Recorder, seat: int) -> None:
+    """The seat's rolls after its match (a foul die, the Match consequence, an injury d10), each with a face that
+    changes nothing much."""
+    table = rec.table
+    while True:
+        entry = next((a for a in table.view()["awaiting"] if a.get("seat") == seat and a["need"] in ("roll", "keep_or_reroll")), None)
+        if entry is None:
+            return
+        if entry["need"] == "keep_or_reroll":
+            rec.wait()
+            continue
+        if entry.get("purpose") == "match_consequence":
+            face = no_consequence(club(table, seat)["match"]["result"])
+        else:
+            face = 1 if entry.get("purpose") == "injury" else 3
+        rec.press(f"seat{seat}.roll", [face], f"Seat {seat} rolls for {str(entry.get('purpose')).replace('_', ' ')}.")
+        rec.wait()
+
+
+def record_modules(out: Path) -> None:
+    """Record scenarios/modules-game.toml."""
+    with tempfile.TemporaryDirectory() as tmp:
+        with SimulatedTable.open(Path(tmp) / "modules.db", strict_dice=True) as table:
+            rec = Recorder(table)
+            play_modules_game(rec)
+            rec.write(out / "modules-game.toml", "A whole game in Division 3 with the Referee rules",
+                      "A whole four-club game with the Division and Referee modules, on the simulated table.")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Record both shipped scenarios (into the folder given as the first argument, else next to this file)."""
     out = Path(argv[0]) if argv else HERE
@@ -244,6 +321,7 @@ def main(argv: list[str] | None = None) -> int:
             play_end(rec)
             rec.write(out / "full-game.toml", "A whole four-club game",
                       "A whole game of four clubs, eight weeks and the final scoring, on the simulated table.")
+    record_modules(out)
     return 0
 
 

@@ -368,6 +368,9 @@ def on_kickoff(tx: Tx) -> None:
     ev = tx.event
     seat = seat_of(ev)
     club = _before_kickoff(tx, seat, "play its match")
+    waiting = next((p for p in tx.state.pending if p.seat == seat), None)
+    if waiting is not None:  # a roll before the match (a card's effect, a module's dice) comes first
+        raise E.NotAllowed(E.ROLL_BEFORE_KICKOFF.format(seat=seat, die=waiting.die))
     opponent: Opponent = tx.profile.cards[club.opponents[tx.state.week - 1]]  # type: ignore[assignment]
     _mandatory(tx, seat, "during_match")
     club = tx.club(seat)
@@ -401,7 +404,7 @@ def on_kickoff(tx: Tx) -> None:
     players = []
     for h in club.players:
         h = evolve(h, strength_temp=0)
-        if h.id in playing:
+        if h.id in playing and tx.rules.experience(tx, club.seat, h, True):  # type: ignore[attr-defined]
             h = _experience(tx, club.seat, h, scorers[h.id])
         players.append(h)
     tx.put(evolve(club, players=tuple(players)))

@@ -1,0 +1,24 @@
+"""A whole game with the Division and Referee modules, by the shipped scenario through ``touchline replay``: the
+referee's dice are rolled on the seats' buttons before each match, and every Opponent dealt is of Division 3."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+
+from .test_replay_game import replay
+
+pytestmark = pytest.mark.slow
+
+
+def test_the_modules_scenario_plays_a_whole_game_in_division_3_with_a_referee_at_every_match() -> None:
+    final = replay("modules-game.toml")  # its own checks (each week's referee, the game's rules) held, or it fails
+    profile = engine.load_profile()
+    assert final["view"]["stage"] == "over"
+    assert final["view"]["game"]["modules"] == ["division", "referee"]
+    for club in final["state"]["clubs"]:
+        assert {profile.cards[c].division for c in club["opponents"]} == {3}
+    # two referee dice per club per week, a d6 and a d12, rolled by the table's buttons
+    twelve = [r for r in final["rolls"] if (r.get("die") if isinstance(r, dict) else r[0]) == "d12"]
+    assert len(twelve) == 4 * 4
