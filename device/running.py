@@ -203,9 +203,10 @@ class RunningTable:
             await self._after_change()  # a refusal changes nothing, but may say why on the screens
 
     def deck(self) -> list[dict[str, Any]]:
-        """Every card of the loaded deck: id, name and kind."""
+        """Every card of the loaded deck: id, name and kind (an Opponent card also its team and Divisions)."""
         enrolled = self.session.enrolled_cards()
         return [
-            {"id": card.id, "name": card.name, "kind": card.kind, "enrolled": card.id in enrolled}
+            {"id": card.id, "name": card.name, "kind": card.kind, "enrolled": card.id in enrolled,
+             **({"team": card.team, "divisions": list(card.divisions)} if card.kind == "opponent" else {})}
             for card in self.session.profile.cards.values()
         ]

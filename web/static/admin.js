@@ -64,7 +64,7 @@ function deal(box, opps) {
     .flatMap((b) => picked(b.querySelector(".opponents"))));
   const teams = new Set();
   const pool = [...opps].filter((o) => !elsewhere.has(o.id)).sort(() => Math.random() - 0.5).filter((o) => {
-    const team = o.id.replace(/_\d+$/, "");
+    const team = o.team;  // the team printed on the card, as the deck says
     if (teams.has(team)) return false;
     teams.add(team);
     return true;
