@@ -43,8 +43,10 @@ NETWORK_MAX_FAILURES = 200
 CLIENTS_KEPT = 4096
 """Clients whose wrong guesses are remembered (the oldest are forgotten first), so memory stays bounded."""
 SESSION_DAYS = 30
-SESSIONS_KEPT = 200
-"""Sessions kept at once; the one unused the longest ends when a new one would be one too many."""
+SESSIONS_KEPT = 5000
+"""Sessions kept at once (only the PIN makes one; each ends after SESSION_DAYS anyway): a bound on memory far above
+what a shop's staff unlock in a month.  Beyond it the one unused the longest ends.  Use is not kept across a
+restart, so after one the order is by unlock: with far fewer than this many sessions, no browser in use is ended."""
 
 
 def client_key(address: str | None) -> str:

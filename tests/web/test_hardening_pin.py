@@ -270,3 +270,18 @@ def test_a_browser_in_use_keeps_its_session_however_many_others_unlock() -> None
         if n % 50 == 0:
             assert guard.session_id_of(mine) is not None  # the owner's phone, used now and then
     assert guard.session_id_of(mine) is not None
+
+
+def test_a_browser_in_use_keeps_its_session_across_a_restart_while_others_unlock_all_day() -> None:
+    kept = MemorySessions()
+    guard = Guard(lambda: "2468", sessions=kept)
+    mine = guard.login("2468", "10.0.0.1")
+    for n in range(600):  # a fresh browser unlocked every few seconds of a shop day, never used again...
+        guard.login("2468", f"10.0.1.{n % 250}")
+        if n % 50 == 0:
+            assert guard.session_id_of(mine) is not None  # ...while the owner's phone plays on
+    restarted = Guard(lambda: "2468", sessions=kept)
+    for n in range(600):
+        restarted.login("2468", f"10.0.2.{n % 250}")
+        if n % 50 == 49:
+            assert restarted.session_id_of(mine) is not None
