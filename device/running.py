@@ -189,6 +189,10 @@ class RunningTable:
         demo = self.demo.as_dict() if self.demo is not None else None
         return {**snapshot, "seats": seats, "demo": demo, "simulation": self.sim is not None, "version": version}
 
+    def said(self, viewer: Viewer = TABLE_VIEWER, *, before: int | None = None, limit: int = 50) -> dict[str, Any]:
+        """A page of the game's whole log as the viewer may read it, newest first (``lines``, ``more``)."""
+        return self.session.said(viewer, before=before, limit=limit)
+
     def watch(self, changed: Callable[[], None]) -> None:
         """Call ``changed()`` on the loop after every change at the table (the page's live updates)."""
         self._watchers.append(changed)

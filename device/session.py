@@ -21,6 +21,7 @@ import engine
 from device import screens
 from device.errors import StoreError, StoreFull
 from device.game_view import GameView
+from device.game_log import UNDONE_LINE, Reader, file_in_weeks, undo_lines
 from device.inputs import (
     NOTHING_TO_UNDO,
     UNDONE,
@@ -40,7 +41,6 @@ from drivers.base import ButtonReading, TagReading
 from drivers.dice import Dice, Die
 from engine.cards import STATS
 from engine.errors import EngineError
-from engine.views import EVERYTHING
 from engine.views import TABLE as TABLE_VIEWER
 from web.actions import Enrol, EnrolCancel, EnrolStart, EventAction, NewGame, TableAction, Undo
 from web.setup import setup_events
@@ -140,11 +140,17 @@ class Session:
             finished = [g for g in self.store.games() if g.status == "finished"]
             record = finished[-1] if finished else None
         self.game = None if record is None else record.id
+        self.recent.clear()
         if self.game is None:
             self.state = None
             self.history = []
         else:
-            self._refold(self.store.events(self.game))
+            said = self.store.said(self.game, limit=RECENT)
+            lines = self._refold(self.store.records(self.game), keep_lines=not said)
+            if not said and lines:  # a game logged by a release that did not keep what was said
+                self.store.add_said(self.game, lines)
+                said = self.store.said(self.game, limit=RECENT)
+            self.recent.extend(reversed(said))
             self._mark_finished(record.status)
         self.messages.clear()
         self.everyone = self.shared = None
@@ -165,14 +171,21 @@ class Session:
         if self.state.stage == "over" and status == "playing":
             self.store.finish(self.game)
 
-    def _refold(self, events: Iterable[Mapping[str, Any]]) -> None:
-        """Fold the log into the state, noting each week's numbers on the way (the page's charts)."""
+    def _refold(self, records: Iterable[Any], *, keep_lines: bool = False) -> list[tuple[int, dict[str, Any]]]:
+        """Fold the log into the state, noting each week's numbers on the way (the page's charts); with
+        ``keep_lines``, return what each event said as ``(seq, log line)``."""
         state = engine.initial_state(self.profile)
         self.history = []
-        for event in events:
-            state = engine.apply(self.profile, state, event).state
+        lines: list[tuple[int, dict[str, Any]]] = []
+        for record in records:
+            week = state.week
+            step = engine.apply(self.profile, state, record.event)
+            state = step.state
             self._record_week(state)
+            if keep_lines:
+                lines += [(record.seq, line) for line in file_in_weeks(step.announcements, week)]
         self.state = state
+        return lines
 
     def _record_week(self, state: Any) -> None:
         """Keep the week's latest League points and resources per club, for the page's charts."""
@@ -187,13 +200,13 @@ class Session:
     def _commit(self, event: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
         """Apply one event; write it to the log (committed) before the new state is kept. Raises EngineError."""
         step = engine.apply(self.profile, self.state, event)
+        said = file_in_weeks(step.announcements, self.state.week)
         # The final scoring's event marks the game finished in the same transaction (kept, ready to export).
-        self.store.append(self.game, dict(event), ends_game=step.state.stage == "over")
+        self.store.append(self.game, dict(event), ends_game=step.state.stage == "over", said=said)
         self.save_problem = None
         self.state = step.state
         self._record_week(step.state)
-        for announcement in step.announcements:
-            self.recent.append({**announcement, "week": step.state.week})
+        self.recent.extend(said)
         return tuple(step.announcements)
 
     # -- readings and inputs ---------------------------------------------------------------------------
@@ -347,16 +360,21 @@ class Session:
     def _new_game(self, action: NewGame) -> dict[str, Any]:
         events = setup_events(self.profile, action, self.config.modules, dict(self.config.options))
         state = engine.initial_state(self.profile)
+        said: list[list[dict[str, Any]]] = []
         for event in events:  # checked in full before anything is written, so a refused setup changes nothing
-            state = engine.apply(self.profile, state, event).state
+            step = engine.apply(self.profile, state, event)
+            said.append(file_in_weeks(step.announcements, state.week))
+            state = step.state
         # The log keeps who played each seat, as the seats named them (the clubs' names are in the setup events).
         players = {club.seat: club.players for club in action.clubs if club.players}
         first = action.first_seat or min(club.seat for club in action.clubs)
         # One transaction: the old game abandoned (a finished one stays finished), the new one and its whole setup.
         self.game = self.store.start_game(
             events, seats=players, profile_source=str(self.config.deck or "demo"), abandon=self.game,
-            settings={"game:{game}:first_player": str(first)}).id
+            settings={"game:{game}:first_player": str(first)}, said=said).id
         self.state = state
+        self.recent.clear()
+        self.recent.extend(line for lines in said for line in lines)
         self.history = []
         self._record_week(state)  # the charts start from the first week's numbers as soon as it begins
         self.interpreter.reset()
@@ -374,6 +392,7 @@ class Session:
             self.store.finish(self.game, status="abandoned")
         self.game = self.state = None
         self.history = []
+        self.recent.clear()
         self.interpreter.reset()
         self.messages.clear()
         self.kinds.clear()
@@ -387,12 +406,27 @@ class Session:
         if self.game is None or not self.store.events(self.game):
             self._say(None, NOTHING_TO_UNDO)
             raise ValueError(NOTHING_TO_UNDO)
-        dropped = self.store.undo(self.game)  # reopens a finished game: without its last event it may not be over
-        self._refold(self.store.events(self.game))
+        last = self.store.events(self.game)[-1]
+        told: list[dict[str, Any]] = []
+
+        def say_undone(undone: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            # Written with the undo itself, which marks the lines it takes back undone.
+            told.extend(undo_lines(undone, last))
+            return told
+
+        dropped = self.store.undo(self.game, said=say_undone)  # reopens a finished game: it may not be over now
+        self._refold(self.store.records(self.game))
         self._mark_finished("playing")  # still over (a correction after the final scoring was undone)
         self.interpreter.reset()
         self.messages.clear()
-        self._say(None, UNDONE, describe(dropped, self.profile))
+        taken_back = {i for line in told for i in line.get("undoes", ())}
+        for line in self.recent:
+            if line.get("id") in taken_back:
+                line["undone"] = True
+        self.recent.extend(told)
+        # Every screen says what was taken back, as everyone at the table may read it: never a secret card.
+        what = self.reader().text(str(told[0]["text"])) if told else ""
+        self._say(None, UNDONE, what.removeprefix(UNDONE_LINE.format(what="")))
         self._changed()
         return {"undone": dropped}
 
@@ -553,16 +587,32 @@ class Session:
         view = self.view()
         return {screen_id: self.screen(screen_id, view) for screen_id in self.screen_seat}
 
+    def reader(self) -> Reader:
+        """Tells the game's log lines with its clubs', cards' and dice's names."""
+        clubs = {club.seat: club.name for club in self.state.clubs} if self.state is not None else {}
+        return Reader(self.profile, clubs)
+
+    @_locked
+    def said(self, viewer: int | str = TABLE_VIEWER, *, before: int | None = None, limit: int = 50) -> dict[str, Any]:
+        """A page of the game's whole log as ``viewer`` may read it, newest first: ``lines``, and ``more`` when older
+        lines are left (ask again with ``before`` set to the oldest line's id)."""
+        if self.game is None:
+            return {"lines": [], "more": False}
+        lines = self.store.said(self.game, before=before, limit=limit + 1)
+        reader = self.reader()
+        return {"lines": [reader.line(line, viewer) for line in lines[:limit]], "more": len(lines) > limit}
+
     @_locked
     def snapshot(self, viewer: int | str = TABLE_VIEWER) -> dict[str, Any]:
         """Everything the page shows a viewer: the game view, recent announcements, each screen's text."""
+        reader = self.reader()
         # The engine's view says what the viewer may see: at the table (the default) no Objective and no face-down
         # Opponent card, and secret announcements without the cards they name; a seat sees its own as well.
         return {
             "game": None if self.state is None else engine.view(self.profile, self.state, viewer),
             "game_id": self.game,
             "awaiting": list(self.state.awaiting) if self.state is not None else [],
-            "log": [_seen_by(a, viewer) for a in self.recent],
+            "log": [reader.line(line, viewer) for line in self.recent],
             "history": list(self.history),
             "screens": {
                 sid: {"seat": self.screen_seat.get(sid), "version": self.screen_versions.get(sid, 0), "lines": self.owner_code.hide(screen.lines())}
@@ -574,31 +624,3 @@ class Session:
             # what a new game plays unless the page chooses otherwise: the table file's [game]
             "new_game": {"modules": list(self.config.modules), "options": dict(self.config.options)},
         }
-
-
-def _seen_by(announcement: Mapping[str, Any], viewer: int | str) -> Mapping[str, Any]:
-    """An announcement as a viewer may see it: a secret one keeps its sentence but not the cards it names, except for
-    its own seat and the owner."""
-    if not announcement.get("secret") or viewer in (EVERYTHING, announcement.get("seat")):
-        return announcement
-    return {k: v for k, v in announcement.items() if k not in ("card", "cards")}
-
-
-def describe(event: Mapping[str, Any] | None, profile: Any) -> str:
-    """An event in a few words, for the screen that says what was undone."""
-    if not event:
-        return ""
-    words = str(event.get("type", "event")).replace("_", " ")
-    seat = event.get("seat")
-    card = event.get("card")
-    parts = [words.capitalize()]
-    if isinstance(card, str) and card:
-        found = profile.cards.get(card)
-        parts.append(found.name if found is not None else str(card))
-    if "value" in event:
-        parts.append(str(event["value"]))
-    if seat:
-        parts.append(f"(Seat {seat})")
-    return " ".join(parts)
-
-

@@ -15,7 +15,7 @@ import secrets
 import shutil
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -90,8 +90,21 @@ MIGRATIONS: tuple[str, ...] = (
         expires REAL NOT NULL
     );
     """,
+    # 3 -> 4: what happened, as the page's log shows it: every announcement of every event, in order, with the
+    # week it belongs to, kept when its event is undone (marked undone) beside the line that says so.
+    """
+    CREATE TABLE log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        event_seq INTEGER,
+        week INTEGER NOT NULL DEFAULT 0,
+        json TEXT NOT NULL,
+        undone INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX log_by_game ON log (game_id, id);
+    """,
 )
-TABLES = ("games", "events", "enrolments", "settings", "web_sessions")
+TABLES = ("games", "events", "enrolments", "settings", "web_sessions", "log")
 """Every table of the newest schema, in the order a salvage copies them (games before their events)."""
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -421,8 +434,10 @@ class EventStore:
 
     def start_game(self, events: list[Mapping[str, Any]], *, seats: Mapping[int, str] | None = None,
                    profile_source: str = "demo", settings: Mapping[str, str] | None = None,
-                   abandon: int | None = None) -> GameRecord:
+                   abandon: int | None = None, said: Sequence[Sequence[MutableMapping[str, Any]]] = ()) -> GameRecord:
         """Start a new game with its setup events (and settings) in one transaction, abandoning game ``abandon``.
+
+        ``said``: the log lines of each setup event, in the same order (see :meth:`append`).
 
         A pulled plug at any moment leaves either the old game still playing or the whole new one: never a game
         dealt in half, nor the old game abandoned with no new one.  A finished game stays finished.
@@ -440,6 +455,8 @@ class EventStore:
             game_id = int(cursor.lastrowid or 0)
             conn.executemany("INSERT INTO events (game_id, seq, json, created) VALUES (?, ?, ?, ?)",
                              [(game_id, seq, text, now) for seq, text in enumerate(texts, start=1)])
+            for seq, lines in enumerate(said, start=1):
+                self._say(conn, game_id, seq, lines)
             for key, value in (settings or {}).items():
                 conn.execute("INSERT INTO settings (key, value) VALUES (?, ?) "
                              "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -490,12 +507,15 @@ class EventStore:
         return str(row[0])
 
     # -- events --
-    def append(self, game_id: int, event: Mapping[str, Any], *, ends_game: bool = False) -> int:
+    def append(self, game_id: int, event: Mapping[str, Any], *, ends_game: bool = False,
+               said: Sequence[MutableMapping[str, Any]] = ()) -> int:
         """Write one event at the end of a game's log, committed and synced when this returns; return its seq.
 
         ``ends_game``: the game is over after this event (the engine reached its final scoring); the game is
         marked finished in the same transaction, so no crash can leave a game over but still "playing".  A
         finished game takes only such events (a correction of its final scoring), else GameFinished.
+        ``said``: the lines of the game's log the event brings (announcements with their "week"), written in the
+        same transaction; each gets the "id" of its row.
         """
         text = json.dumps(dict(event), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
         with self._write() as conn:
@@ -505,6 +525,7 @@ class EventStore:
             seq = int(conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?", (game_id,)).fetchone()[0])
             now = _stamp(self._clock())
             conn.execute("INSERT INTO events (game_id, seq, json, created) VALUES (?, ?, ?, ?)", (game_id, seq, text, now))
+            self._say(conn, game_id, seq, said)
             if ends_game and status == "playing":
                 conn.execute("UPDATE games SET status = 'finished', ended = ? WHERE id = ?", (now, game_id))
         if ends_game and status == "playing":
@@ -527,8 +548,13 @@ class EventStore:
         rows = self._read("SELECT seq, json, created FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
         return [EventRecord(seq=int(s), event=json.loads(j), created=_parse(c) or _now()) for s, j, c in rows]
 
-    def undo(self, game_id: int) -> dict[str, Any]:
-        """Delete a game's last event and return it; a finished game becomes one being played again."""
+    def undo(self, game_id: int, *, said: Callable[[list[dict[str, Any]]], list[MutableMapping[str, Any]]] | None = None
+             ) -> dict[str, Any]:
+        """Delete a game's last event and return it; a finished game becomes one being played again.
+
+        The log lines the event brought stay, marked undone; ``said(those lines)`` gives the lines that say what was
+        undone, written in the same transaction (each gets its row's "id").
+        """
         with self._write() as conn:
             self._require(conn, game_id)
             row = conn.execute(
@@ -537,11 +563,42 @@ class EventStore:
             if row is None:
                 raise NothingToUndo(errors.NOTHING_TO_UNDO.format(game=game_id))
             conn.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", (game_id, row[0]))
+            lines = [{**json.loads(text), "id": int(i)} for i, text in conn.execute(
+                "SELECT id, json FROM log WHERE game_id = ? AND event_seq = ? AND undone = 0 ORDER BY id",
+                (game_id, row[0]))]
+            conn.execute("UPDATE log SET undone = 1 WHERE game_id = ? AND event_seq = ? AND undone = 0",
+                         (game_id, row[0]))
+            if said is not None:
+                self._say(conn, game_id, None, said(lines))
             # The game ended with its last event; without it, the game is on again.
             conn.execute("UPDATE games SET status = 'playing', ended = NULL WHERE id = ?", (game_id,))
         event: dict[str, Any] = json.loads(row[1])
         log.info("game %d: undid event %d (%s)", game_id, row[0], event.get("type"))
         return event
+
+    # -- what happened --
+    def _say(self, conn: sqlite3.Connection, game_id: int, seq: int | None,
+             lines: Sequence[MutableMapping[str, Any]]) -> None:
+        for line in lines:
+            text = json.dumps({k: v for k, v in line.items() if k not in ("id", "undone")}, separators=(",", ":"),
+                              ensure_ascii=False, allow_nan=False)
+            cursor = conn.execute("INSERT INTO log (game_id, event_seq, week, json) VALUES (?, ?, ?, ?)",
+                                  (game_id, seq, int(line.get("week") or 0), text))
+            line["id"] = int(cursor.lastrowid or 0)
+
+    def said(self, game_id: int, *, before: int | None = None, limit: int = 50) -> list[dict[str, Any]]:
+        """A game's log lines, newest first: at most ``limit`` of them, those older than line ``before`` when given;
+        each has its "id", "week" and "undone"."""
+        rows = self._read("SELECT id, week, json, undone FROM log WHERE game_id = ? AND id < ? ORDER BY id DESC LIMIT ?",
+                          (game_id, before if before is not None else 1 << 62, limit))
+        return [{**json.loads(text), "id": int(i), "week": int(week), "undone": bool(undone)}
+                for i, week, text, undone in rows]
+
+    def add_said(self, game_id: int, lines: Sequence[tuple[int, MutableMapping[str, Any]]]) -> None:
+        """Write the log lines of events logged before the table kept them (``(event seq, line)`` pairs, in order)."""
+        with self._write() as conn:
+            for seq, line in lines:
+                self._say(conn, game_id, seq, [line])
 
     # -- card enrolment --
     def enroll(self, uid: str, card_id: str, *, deck: str = "demo") -> None:

@@ -7,7 +7,9 @@ the tests hand in the same, over the simulated hardware.  ``web/`` never imports
 that club's player; the engine's view decides what each may see); the page reads these keys, each optional:
 
 - ``game``: ``engine.view(profile, state, viewer)`` or None before the first game;
-- ``log``: recent announcements, oldest first (the engine's dicts: kind, seat, text, ...; "week" when known);
+- ``log``: the newest lines of the game's log, oldest first (the engine's announcements: kind, seat, text, ...;
+  with ``id``, ``week``, ``undone`` and the seat's ``club``; the text names clubs, cards and dice); older ones come
+  from ``said``;
 - ``history``: ``[{"week": n, "clubs": {"<seat>": {"points": n, "budget": n, "fanbase": n, ...}}}]`` for the charts;
 - ``screens``: ``{screen id: {"seat": n | None, "version": n, "lines": [...]}}``; a new version makes the virtual
   table fetch the frame again;
@@ -77,6 +79,10 @@ class Table(Protocol):
 
     def snapshot(self, viewer: int | str = "table") -> dict[str, Any]:
         """Everything the page shows a viewer, JSON-safe: the game view (or None), recent announcements, screens."""
+
+    def said(self, viewer: int | str = "table", *, before: int | None = None, limit: int = 50) -> dict[str, Any]:
+        """A page of the whole game's log as ``viewer`` may read it, newest first: ``{"lines": [...], "more": bool}``;
+        each line has its ``id`` (ask for older ones with ``before``), ``week``, ``undone``, ``club`` and ``text``."""
 
     def watch(self, changed: Callable[[], None]) -> None:
         """Call ``changed()`` on the app's event loop after every change at the table."""

@@ -23,6 +23,14 @@ async def state(request: Request, viewer: ViewerDep) -> Response:
     return Response(request.app.state.live.encoded(viewer).json, media_type="application/json")
 
 
+@router.get("/log", summary="What happened: the whole game's log, a page at a time, newest first")
+async def what_happened(table: TableDep, viewer: ViewerDep,
+                        before: Annotated[int | None, Query(ge=1, description="only lines older than this line's id")] = None,
+                        limit: Annotated[int, Query(ge=1, le=200)] = 50) -> dict[str, Any]:
+    """``lines`` (each with its ``id``, ``week``, ``undone`` and text) and ``more`` when older lines are left."""
+    return table.said(viewer, before=before, limit=limit)
+
+
 @router.get("/deck", summary="The cards of the loaded deck, filtered")
 def deck(table: TableDep,
          q: Annotated[str, Query(max_length=40, description="words in the name or id")] = "",

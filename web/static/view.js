@@ -178,7 +178,7 @@ export function logItem(item) {
   if (Array.isArray(item.zones) && item.zones.length) details.push(zones(item.zones));
   const roll = item.roll ?? (item.kind === "roll" || item.kind === "opponent_die" ? item.value : undefined);
   return h("li", {class: `entry ${item.kind || ""}`, dataset: {kind: item.kind || ""}},
-    h("span", {class: "meta"}, [item.week ? `Week ${item.week}` : "", item.seat ? `Seat ${item.seat}` : "", words(item.kind || "")].filter(Boolean).join(" · ")),
+    h("span", {class: "meta"}, [item.week ? `Week ${item.week}` : "", item.club || (item.seat ? `Seat ${item.seat}` : ""), words(item.kind || "")].filter(Boolean).join(" · ")),
     roll !== undefined && roll !== null ? h("span", {class: "die", title: "die result"}, String(roll)) : null,
     h("span", {class: "text"}, item.text || ""), details);
 }
