@@ -68,7 +68,10 @@ def claim_hardware(name: str = CLAIM_NAME) -> HardwareClaim:
             if exc.errno != errno.EADDRINUSE:
                 raise
             raise HardwareBusy(BUSY.format(holder=_holder(name))) from None
-        sock.listen(1)  # so the holder can be named: a peer that connects learns its process id
+        # So the holder can be named: a peer that connects learns its process id.  Nobody accepts these
+        # connections, so each refused tool leaves one queued until the holder exits: a long backlog keeps
+        # every later refusal naming the holder (with the backlog of one, the third refusal could not).
+        sock.listen(socket.SOMAXCONN)
         _held[name] = (sock, 1)
         return HardwareClaim(name)
 
