@@ -352,7 +352,8 @@ class Session:
         view = self._view()
         if view is None:
             return ()
-        if any(e.get("need") == "first_player" for e in view.awaiting):
+        # the First player is named once nothing else is awaited (a module may still wait for the table at setup)
+        if view.awaiting and all(e.get("need") == "first_player" for e in view.awaiting):
             first = int(self.store.setting(f"game:{self.game}:first_player") or min(c.seat for c in self.state.clubs))
             return ({"type": "first_player", "seat": first},)
         return self.interpreter.automatic(view, tuple(announcements))

@@ -398,12 +398,14 @@ class Ability:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Card:
-    """What every card has: an id (prefixed by kind), its kind, its name and its (flavour) text."""
+    """What every card has: an id (prefixed by kind), its kind, its name and its (flavour) text; a card that belongs
+    to a rule module (``module``) is dealt only in games that choose it."""
 
     id: str
     kind: str
     name: str
     text: str = ""
+    module: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

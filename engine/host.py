@@ -285,8 +285,13 @@ class Rules:
             self.tests.update({name: check for name, (_, check) in part.tests.items()})
             self.stage_names.update(part.stage_names)
             self.stage_names.update({p.name: p.title for p in part.phases})
+        names = {m.name for m in chosen}
+        own = {"deck": (lambda profile, game, kind, cards: _module_cards(names, cards)),
+               "not_dealt": (lambda profile, game, card: _card_not_played(names, card))}
         for name, hook in HOOKS.items():
             fillers = tuple(part.hooks[name] for part in parts if name in part.hooks)
+            if name in own:  # the host's own part: a card of a rule module is dealt only in games that play it
+                fillers = (own[name], *fillers)
             setattr(self, name, _combine(hook.kind, fillers))
 
     def phase(self, stage: str) -> Phase:
@@ -296,6 +301,25 @@ class Rules:
     def stage_name(self, stage: str) -> str:
         """A stage in words, e.g. "Monday"."""
         return self.stage_names.get(stage, stage.replace("_", " "))
+
+
+#: Why a game does not deal a card that belongs to a module it does not play (a card's ``module`` field).
+CARD_OF_MODULE: Final = "{name} belongs to the {title} module, which this game does not play: it is not dealt."
+
+
+def _module_cards(chosen: set[str], cards: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The cards of the base game and of the modules chosen (a card names its module in ``module``)."""
+    if not any(getattr(c, "module", "") for c in cards):
+        return cards
+    return tuple(c for c in cards if not getattr(c, "module", "") or c.module in chosen)
+
+
+def _card_not_played(chosen: set[str], card: Any) -> str | None:
+    name = getattr(card, "module", "")
+    if not name or name in chosen:
+        return None
+    found = _MODULES.get(name)
+    return CARD_OF_MODULE.format(name=card.name, title=found.title if found is not None else name)
 
 
 def _combine(kind: str, fillers: tuple[Fn, ...]) -> Fn:

@@ -6,16 +6,21 @@ not every possible event (a lineup is proposed by `auto_lineup`, not in all its 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine import host
 from engine.cards import STATS, STYLES, ZONES, Profile
 from engine.errors import EngineError
-from engine.reducer import apply
+from engine.reducer import apply, check_game, replay
 from engine.rules.context import owner_of
 from engine.state import Club, Game, State
 from engine.views import may_use
+
+
+def faces(die: str) -> int:
+    """How many faces a die has: a "dN" has N (the d10 of injuries, the Referee's d12); the Opponent dice have 6."""
+    return int(die[1:]) if die[:1] == "d" and die[1:].isdigit() else 6
 
 
 def _free(profile: Profile, state: State, kind: str) -> list[str]:
@@ -140,7 +145,7 @@ def candidates(profile: Profile, state: State) -> list[dict[str, Any]]:
             out.append({"type": "keep", "seat": seat})
             out.extend({"type": "reroll", "seat": seat, "value": v} for v in (1, 4, 6))
         elif what == "roll":
-            top = 10 if need["die"] == "d10" else 6
+            top = faces(need["die"])
             ev: dict[str, Any] = {"type": "roll", "seat": seat}
             if need.get("team"):
                 ev["team"] = need["team"]
@@ -236,29 +241,29 @@ def setup_events(profile: Profile, seats: Sequence[int], picks: Sequence[int] = 
     """
     pick = list(picks)
     weeks = profile.board.setup.opponents_per_club
-    opponents = list(profile.cards_of("opponent"))
+    chosen = Game()
     if game is not None:
         options = dict(game.get("options") or {})
         weeks = int(options.get("weeks", weeks))
-        chosen = Game(str(game.get("pack", "eleven")), tuple(game.get("modules") or ()),
-                      tuple(sorted(options.items())))
+        named = Game(str(game.get("pack", "eleven")), tuple(game.get("modules") or ()), tuple(sorted(options.items())))
         try:
-            rules = host.rules_for(chosen)
+            rules = host.rules_for(named)
         except KeyError:
             pass  # a pack or module the engine does not have: the game event itself is refused with a sentence
         else:
+            chosen = named
             weeks = rules.opponents_needed(State(), weeks, weeks)  # type: ignore[attr-defined]
-            opponents = deck(profile, chosen, "opponent")
+    opponents = deck(profile, chosen, "opponent")
 
     def choose(pool: list[Any]) -> Any:
         i = pick.pop(0) % len(pool) if pick else 0
         return pool.pop(i)
 
-    directors = list(profile.cards_of("director"))
-    veterans = list(profile.cards_of("veteran"))
-    youngsters = list(profile.cards_of("youngster"))
-    objectives = list(profile.cards_of("objective"))
-    tactics = list(profile.cards_of("tactic"))
+    directors = deck(profile, chosen, "director")
+    veterans = deck(profile, chosen, "veteran")
+    youngsters = deck(profile, chosen, "youngster")
+    objectives = deck(profile, chosen, "objective")
+    tactics = deck(profile, chosen, "tactic")
     events: list[dict[str, Any]] = [dict(game)] if game is not None else []
     for seat in seats:
         events.append({"type": "club", "seat": seat, "name": f"Club {seat}"})
@@ -284,5 +289,58 @@ def setup_events(profile: Profile, seats: Sequence[int], picks: Sequence[int] = 
         events.append({"type": "opponents", "seat": seat, "cards": dealt[k:] + dealt[:k]})
         events.append({"type": "objective", "seat": seat, "card": choose(objectives).id})
         events.append({"type": "tactic", "seat": seat, "card": choose(tactics).id})
+    if game is not None:
+        events += table_setup(profile, events)
     events.append({"type": "first_player", "seat": seats[0]})
     return events
+
+
+def table_setup(profile: Profile, events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """What the table still deals at setup once every club has its cards: for each need of the table's own (a
+    module's, e.g. the Opponent cards under the remaining Betting tokens), the first legal event the game's modules
+    offer, in deck order.  Empty when the setup is refused before that (the refusal is the setup's own)."""
+    try:
+        state = replay(profile, events)
+    except EngineError:
+        return []
+    rules = host.rules_for(state.game)
+    out: list[dict[str, Any]] = []
+    for _ in range(8):  # a bound: each need is answered once
+        need = next((n for n in state.awaiting if n["seat"] is None and n["need"] not in ("club", "first_player")), None)
+        if need is None:
+            break
+        for event in rules.candidates(profile, state, need):  # type: ignore[attr-defined]
+            try:
+                state = apply(profile, state, event, quiet=True).state
+            except EngineError:
+                continue
+            out.append(event)
+            break
+        else:
+            break
+    return out
+
+
+def deal_opponents(profile: Profile, game: Mapping[str, Any], shuffled: Sequence[str],
+                   taken: Iterable[str] = ()) -> list[str]:
+    """A club's Opponent cards as the table deals them, in playing order: through the deck in the order the table
+    shuffled it (``shuffled``, card ids: the engine never shuffles), the cards of the game's deck only (its
+    Division's, with the Division module), none another club was ``taken``, one card per team, as many as the
+    game's weeks need.  A game the engine refuses raises its `EngineError`."""
+    chosen = check_game({"type": "game", **game}, profile)
+    rules = host.rules_for(chosen)
+    weeks = int(chosen.option("weeks", profile.board.setup.opponents_per_club))
+    count = rules.opponents_needed(State(), weeks, weeks)  # type: ignore[attr-defined]
+    allowed = {c.id: c for c in deck(profile, chosen, "opponent")}
+    skip = set(taken)
+    teams: set[str] = set()
+    out: list[str] = []
+    for card_id in shuffled:
+        card = allowed.get(card_id)
+        if card is None or card_id in skip or card.team in teams or card_id in out:
+            continue
+        teams.add(card.team)
+        out.append(card_id)
+        if len(out) == count:
+            break
+    return out

@@ -513,7 +513,8 @@ def _read_cards(kind: str, file: str, document: dict[str, Any], refs: _Refs) -> 
         card_id = fields.str("id")
         if not card_id.startswith(prefix) or len(card_id) == len(prefix):
             fields.fail("id", WRONG_PREFIX.format(id=card_id, prefix=prefix, file=file))
-        base = {"id": card_id, "kind": kind, "name": fields.str("name"), "text": fields.str("text", "")}
+        base = {"id": card_id, "kind": kind, "name": fields.str("name"), "text": fields.str("text", ""),
+                "module": _card_module(fields)}
         if kind in FOOTBALLER_KINDS:
             specific = _footballer(fields, refs)
         else:
@@ -521,6 +522,15 @@ def _read_cards(kind: str, file: str, document: dict[str, Any], refs: _Refs) -> 
         fields.done()
         cards.append(CARD_CLASSES[kind](**base, **specific))  # type: ignore[arg-type]
     return cards
+
+
+def _card_module(fields: _Fields) -> str:
+    """The rule module a card belongs to ("" for the base game's): one the engine has, so a typo is named."""
+    name = fields.str("module", "")
+    if name and host.module(name) is None:
+        known = ", ".join(m.name for m in host.modules()) or "none"
+        fields.wrong("module", f"the name of a rule module ({known})", name)
+    return name
 
 
 # ---------------------------------------------------------------------------------------------------------------

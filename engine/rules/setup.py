@@ -22,6 +22,10 @@ def _setup_only(tx: Tx, seat: int | None, what: str) -> None:
 
 def _free_card(tx: Tx, card_id: Any, kind: str) -> Any:
     card = tx.card(card_id, kind)
+    # the game deals from part of the deck only: a module's cards when it is played, a Division's Opponent cards
+    why = tx.rules.not_dealt(tx.profile, tx.state.game, card)  # type: ignore[attr-defined]
+    if why is not None:
+        raise E.NotAllowed(why)
     owner = owner_of(tx.state, card.id)
     if owner is not None:
         raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=owner.seat))
@@ -132,11 +136,6 @@ def on_opponents(tx: Tx) -> None:
     if club.opponents:
         raise E.NotAllowed(E.SETUP_ALREADY.format(seat=seat, what="its Opponent cards"))
     cards = [_free_card(tx, c, "opponent") for c in field(ev, "cards", list, "the ids of the Opponent cards dealt")]
-    for c in cards:
-        # the game's modules may deal from part of the deck only (a Division's Opponent cards)
-        why = tx.rules.not_dealt(tx.profile, tx.state.game, c)  # type: ignore[attr-defined]
-        if why is not None:
-            raise E.NotAllowed(why)
     if not cards or len({c.id for c in cards}) != len(cards):
         raise E.BadEvent(E.BAD_FIELD.format(type="opponents", field="cards", why="list each dealt Opponent card once"))
     teams: set[str] = set()
