@@ -678,7 +678,8 @@ class Interpreter:
             return KICKOFF, ("or press to play",)
         if need == "objective_result":
             return "Objective?", ("Press: choose · Hold: confirm",)
-        return str(entry.get("text", need or "")), ()
+        # a module's need brings its own words: a few for the screen (``short``) and what the button does (``hint``)
+        return str(entry.get("short") or entry.get("text", need or "")), tuple(str(h) for h in (entry.get("hint"),) if h)
 
     def _pending_message(self, pending: _Pending) -> Message:
         if pending.kind == "confirm":

@@ -593,6 +593,8 @@ def headline(announcement: Mapping[str, Any], name: Any = str) -> str | None:
         return _signed(-int(a.get("amount", 0)), str(a.get("resource", "")))
     if kind == "game_over":
         return "Game over"
+    if a.get("short"):  # a module's announcement says its own few words for the screen
+        return str(a["short"])
     simple = {
         "directors": "Directors kept",
         "starting_players": "Starting pair in",

@@ -158,6 +158,9 @@ def asks(profile: Profile, game: dict[str, Any] | None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for wait in game.get("awaiting", []):
         seat, need = wait.get("seat"), wait.get("need")
+        if need == "betting_cards":
+            out.append(_betting_cards(game, wait))
+            continue
         club = clubs.get(seat)
         if club is None:
             continue
@@ -174,6 +177,8 @@ def asks(profile: Profile, game: dict[str, Any] | None) -> list[dict[str, Any]]:
                         "hint": f"Choose {count} Staff or Player card(s): each gets 2 Suspension tokens (the same card may be chosen twice).",
                         "options": [_option("Suspend these", {"type": "suspensions", "seat": seat}, None, fields=[
                             {"name": "cards", "label": f"Card {i + 1}", "list": True, "choices": _names(pool)} for i in range(count)])]})
+        elif need == "bet":
+            out.append(_bet(game, wait, who))
         elif need == "objective_result":
             card = wait.get("card") or club.get("objective")
             name = profile.cards[card].name if card in profile.cards else "its Objective"
@@ -182,3 +187,39 @@ def asks(profile: Profile, game: dict[str, Any] | None) -> list[dict[str, Any]]:
                         "options": [_option(label, {"type": "objective_result", "seat": seat, "result": value})
                                     for value, label in RESULTS]})
     return out
+
+
+BET_HINT = ("Place your Betting token on a space, the border of two spaces or the corner of four, with 1 € from the "
+            "supply and any € of your own; nobody sees it until every club has answered. A space pays ×{space}, a "
+            "border ×{border}, a corner ×{corner} of every € on the token.")
+TOKEN_CARDS_HINT = "Draw them at random from the Opponent cards nobody was dealt, lay a token on each, and name them here."
+
+
+def _bet(game: dict[str, Any], wait: dict[str, Any], who: str) -> dict[str, Any]:
+    """A club's bet after Thursday (the Betting module): where the token lies and the € of its own on it, or none."""
+    seat = wait["seat"]
+    betting = game.get("modules", {}).get("betting", {})
+    mine = next((b for b in betting.get("bets", []) if b.get("seat") == seat), {})
+    most = int(mine.get("stake_max", 0))
+    places = [{"value": "|".join(p["on"]), "label": f"{p['label']} ({p['kind']}, ×{p['times']})"}
+              for p in betting.get("places", [])]
+    pay = betting.get("pay", {})
+    return {"seat": seat, "need": "bet", "title": f"{who}: your bet this week",
+            "hint": BET_HINT.format(space=pay.get("space"), border=pay.get("border"), corner=pay.get("corner")),
+            "options": [
+                _option("Place the bet", {"type": "bet", "seat": seat}, None, group="bet", fields=[
+                    {"name": "on", "label": "Where the token lies", "choices": places},
+                    {"name": "stake", "label": "€ of your own on it (besides the supply's 1 €)", "number": True,
+                     "choices": [{"value": str(n), "label": str(n)} for n in range(most + 1)]}]),
+                _option("No bet this week", {"type": "pass", "seat": seat}, None, group="pass")]}
+
+
+def _betting_cards(game: dict[str, Any], wait: dict[str, Any]) -> dict[str, Any]:
+    """The Opponent cards the table drew for the remaining Betting tokens at setup (the Betting module)."""
+    betting = game.get("modules", {}).get("betting", {})
+    count = int(wait.get("count", 0))
+    pool = [{"value": c["card"], "label": f"{c['name']} ({c['card']})"} for c in betting.get("cards_open", [])]
+    return {"seat": None, "need": "betting_cards", "count": count,
+            "title": f"The table: {count} Betting token(s) on Opponent cards", "hint": TOKEN_CARDS_HINT,
+            "options": [_option("These cards", {"type": "betting_cards"}, None, fields=[
+                {"name": "cards", "label": f"Card {i + 1}", "list": True, "choices": pool} for i in range(count)])]}

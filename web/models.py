@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import StringConstraints
+from pydantic import Field, StringConstraints
 
 from web.actions import Body, CardId, Name
 
@@ -33,3 +33,12 @@ class Button(Body):
     """A simulated button."""
 
     button: Name
+
+
+class DealOpponents(Body):
+    """A club's Opponent cards dealt at random for the new game's form: the game chosen so far, and the cards other
+    seats already hold."""
+
+    modules: list[Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,32}$")]] = Field(default_factory=list, max_length=16)
+    options: dict[Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,32}$")], int] = Field(default_factory=dict)
+    taken: list[CardId] = Field(default_factory=list, max_length=64, description="cards the other seats hold")

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import engine
-from engine.legal import deck
+from engine.legal import deck, table_setup
 from engine.legal import setup_events as default_setup
 from engine.state import Game
 
@@ -65,6 +65,8 @@ def setup_events(profile: engine.Profile, game: NewGame, modules: Sequence[str] 
         tactic = club.tactic or fill("tactic", [own["tactic"]["card"]], 1)[0]
         events += _named(club.model_copy(update={"directors": directors, "veteran": veteran, "youngster": youngster,
                                                  "opponents": opponents, "objective": objective, "tactic": tactic}))
+    # what the game's modules still want from the table itself (the Opponent cards under the remaining Betting tokens)
+    events += table_setup(profile, events)
     events.append({"type": "first_player", "seat": game.first_seat or seats[0]})
     return events
 
@@ -88,7 +90,8 @@ def _named(club: ClubSetup) -> list[dict[str, Any]]:
 def _by_seat(events: list[dict[str, Any]]) -> dict[int, dict[str, dict[str, Any]]]:
     out: dict[int, dict[str, dict[str, Any]]] = {}
     for event in events:
-        out.setdefault(event["seat"], {})[event["type"]] = event
+        if event.get("seat") is not None:  # the table's own setup events are dealt again after the clubs'
+            out.setdefault(event["seat"], {})[event["type"]] = event
     return out
 
 

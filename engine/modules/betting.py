@@ -442,8 +442,8 @@ def _view(profile: Any, state: State, viewer: Any) -> list[tuple[str, Any]]:
     bets = []
     for c in state.clubs:
         bet = next((b for b in mine.bets if b.seat == c.seat), None)
-        if bet is None:
-            bets.append({"seat": c.seat, "answered": c.seat in mine.skipped, "placed": False})
+        if bet is None:  # the most € of its own the club may add now: what it has
+            bets.append({"seat": c.seat, "answered": c.seat in mine.skipped, "placed": False, "stake_max": c.res[0]})
         elif mine.revealed or viewer == "all" or viewer == c.seat:
             bets.append({**_bet_dict(profile, bet), "answered": True, "placed": True})
         else:  # "simultaneously": the others see that a token was placed, not where nor how much
@@ -459,8 +459,13 @@ def _view(profile: Any, state: State, viewer: Any) -> list[tuple[str, Any]]:
            "places": [{"kind": p.kind, "on": list(p.spaces), "label": p.label, "times": board.pay[p.kind]} for p in board.places],
            "cards": tokens, "bets": bets, "revealed": mine.revealed, "settled": settled,
            "open": state.stage == PHASE}
-    if state.stage == "setup":
-        out["cards_needed"] = tokens_left(state) - len(mine.cards)
+    if state.stage == "setup" and not mine.cards:
+        # the cards the remaining tokens may lie on: the game's deck, none a club was dealt
+        rules = host.rules_for(state.game)
+        free = [c for c in rules.deck(profile, state.game, "opponent", profile.cards_of("opponent"))  # type: ignore[attr-defined]
+                if owner_of(state, c.id) is None]
+        out["cards_needed"] = tokens_left(state)
+        out["cards_open"] = [{"card": c.id, "name": c.name} for c in free]
     return [(NAME, out)]
 
 

@@ -328,3 +328,16 @@ def test_a_sponsor_contract_whose_bonus_is_for_a_footballer_asks_for_him_after_t
     assert signed.events == () and signed.messages[2].headline == I.TAP_PICK.format(what="footballer")
     out = interp.handle(tap(2, "yg_01"), game)
     assert out.events == ({"type": "sponsor", "seat": 2, "card": "sp_01", "contract": "megaphone", "targets": ["yg_01"]},)
+
+
+def test_a_modules_need_shows_its_own_words_and_a_hold_answers_it_with_a_pass(clock: Clock) -> None:
+    """The Betting after Thursday (engine/modules/betting.py): the seat's screen says where to bet and that a hold
+    places no bet; the hold is the engine's ``pass`` there."""
+    from engine.modules import betting
+
+    need = {"seat": 2, "need": "bet", "text": betting.WAIT.format(seat=2), "short": betting.WAIT_SHORT,
+            "hint": betting.WAIT_HINT}
+    game = Game(awaiting=(need,))
+    interp = make(clock)
+    assert interp.prompt(2, game) == Message(betting.WAIT_SHORT, (betting.WAIT_HINT,))
+    assert interp.handle(Hold("seat2.roll", 2), game).events == ({"type": "pass", "seat": 2},)

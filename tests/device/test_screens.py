@@ -164,3 +164,16 @@ def test_a_board_meeting_shows_the_roll_each_directors_vote_and_the_decision() -
     # Colours sharing an initial are told apart by their first letters.
     both = {**meeting, "votes": {"dir_01": "blue", "dir_02": "black", "dir_03": "blue"}}
     assert screens.message_for([both]).detail[0] == "Roll 1 · votes Blu Bla Blu"
+
+
+def test_a_settled_bet_shows_large_what_it_won_on_its_seats_screen() -> None:
+    """A module's announcement brings its own few words for the screen (the Betting's settled bet)."""
+    from engine.modules import betting
+
+    won = {"kind": "bet_won", "seat": 3, "gain": 9, "short": "Bet won +€9",
+           "text": betting.WON.format(seat=3, label="3/1/0/0 | 3/0/0/0", on_token=3, times=3, gain=9)}
+    lost = {"kind": "bet_lost", "seat": 1, "short": "Bet lost", "text": betting.LOST.format(seat=1, label="3/3/0/0", on_token=2)}
+    assert screens.message_for([won]).headline == "Bet won +€9"
+    assert screens.message_for([lost]).headline == "Bet lost"
+    shown = [p.text for p in layout(compose(REFERENCE_VIEW, 3, screens.message_for([won])))]
+    assert "Bet won +€9" in shown

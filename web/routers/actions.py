@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request, Response
 
 from engine.errors import EngineError
+from engine.legal import deal_opponents
 from web import actions, errors, models
-from web.deps import GuardDep, TableDep, Unlocked
+from web.deps import GuardDep, TableDep, Unlocked, profile_of
 from web.interface import Table
 from web.security import COOKIE, check_origin, request_client, set_session_cookie
 
@@ -92,6 +94,21 @@ async def correction(body: actions.Adjust, _: Unlocked, table: TableDep) -> dict
 async def event(body: actions.EventBody, _: Unlocked, table: TableDep) -> dict[str, Any]:
     """For playing without hardware or fixing what the pads missed: the event as the engine describes it."""
     return await submit(table, body)
+
+
+@router.post("/choices/deal-opponents", summary="Deal a club's Opponent cards at random for the new game's form",
+             responses=REFUSED)
+def deal(body: models.DealOpponents, _: Unlocked, table: TableDep) -> dict[str, Any]:
+    """The table shuffles the Opponent deck; the engine deals from it as the game chosen does (its Division's cards,
+    one per team, as many as its weeks need, none another seat holds).  Nothing changes at the table."""
+    profile = profile_of(table)
+    shuffled = [card.id for card in profile.cards_of("opponent")]
+    random.SystemRandom().shuffle(shuffled)  # the table's shuffle: the engine itself never draws
+    try:
+        cards = deal_opponents(profile, {"modules": body.modules, "options": body.options}, shuffled, body.taken)
+    except EngineError as refusal:
+        raise HTTPException(status_code=409, detail=str(refusal)) from refusal
+    return {"cards": cards}
 
 
 @router.post("/actions/undo", summary="Undo the last event", responses=REFUSED)

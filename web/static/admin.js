@@ -27,7 +27,6 @@ function one(kind, label, cls) {
 }
 
 function drawSeats() {
-  const opps = deck.filter((c) => c.kind === "opponent");
   $("newgame-start").disabled = false;  // the seats can be filled in now
   fill($("seats"), [1, 2, 3, 4].map((seat) => h("fieldset", {class: "seatbox", dataset: {seat}},
     h("legend", {}, h("label", {class: "inline"}, h("input", {type: "checkbox", class: "plays", checked: seat <= 2}), ` Seat ${seat} plays`)),
@@ -39,7 +38,7 @@ function drawSeats() {
     h("label", {}, "Opponents dealt, in order (pick them in the order they are played) ",
       h("select", {class: "opponents", multiple: true, size: 4, onchange: (e) => ordered(e.target)}, options("opponent"))),
     h("p", {class: "hint order"}, "Dealt by the table."),
-    h("button", {type: "button", class: "quiet", onclick: (e) => deal(e.target.closest("fieldset"), opps)}, "Deal Opponents at random"),
+    h("button", {type: "button", class: "quiet", onclick: (e) => deal(e.target.closest("fieldset"))}, "Deal Opponents at random"),
     one("objective", "Objective", "objective"), one("tactic", "Tactic", "tactic"))));
 }
 
@@ -58,20 +57,17 @@ function ordered(select, order = null) {
   return list;
 }
 
-function deal(box, opps) {
-  // One card per team, as the rulebook deals them, never a card another seat holds already.
-  const elsewhere = new Set([...document.querySelectorAll(".seatbox")].filter((b) => b !== box)
-    .flatMap((b) => picked(b.querySelector(".opponents"))));
-  const teams = new Set();
-  const pool = [...opps].filter((o) => !elsewhere.has(o.id)).sort(() => Math.random() - 0.5).filter((o) => {
-    const team = o.team;  // the team printed on the card, as the deck says
-    if (teams.has(team)) return false;
-    teams.add(team);
-    return true;
-  });
+async function deal(box) {
+  // The engine deals, as the game chosen deals (its Division's cards, one per team, as many as its weeks), from
+  // the table's shuffle, never a card another seat holds already: the page only shows what it dealt.
+  const taken = [...document.querySelectorAll(".seatbox")].filter((b) => b !== box)
+    .flatMap((b) => picked(b.querySelector(".opponents")));
+  const {modules, options} = gameChoice();
+  const r = await post("/api/choices/deal-opponents", {modules, options, taken});
+  if (!r.ok) { say($("newgame-msg"), r.message, false); return; }
   const select = box.querySelector(".opponents");
-  for (const opt of select.options) opt.selected = pool.some((o) => o.id === opt.value);
-  ordered(select, pool.map((o) => o.id));
+  for (const opt of select.options) opt.selected = r.data.cards.includes(opt.value);
+  ordered(select, r.data.cards);
 }
 
 const picked = (select) => [...select.selectedOptions].map((o) => o.value);

@@ -1,6 +1,6 @@
 // The table view: status, League table, clubs and the latest announcements, redrawn on every snapshot.
 import {cardNames, fill, live} from "./common.js";
-import {club, finalScoring, league, logItem, readable, status} from "./view.js";
+import {betBoard, club, finalScoring, league, logItem, readable, status} from "./view.js";
 
 await cardNames();
 live((snapshot) => {
@@ -11,6 +11,9 @@ live((snapshot) => {
   fin.hidden = !scoring;
   fill(fin, scoring);
   fill(document.getElementById("league"), league(game));
+  const bets = betBoard(game);
+  document.getElementById("betting").hidden = !bets;
+  fill(document.getElementById("betting"), bets);
   fill(document.getElementById("clubs"), (game?.clubs || []).map((c) => club(c, game)));
   fill(document.getElementById("recent"), (snapshot.log || []).filter(readable).slice(-6).reverse().map(logItem));
 });

@@ -3,12 +3,13 @@
 import {fill, h, post, say} from "./common.js";
 
 const GROUPS = {build: "Build Stadium Infrastructure", office: "Office track", potential: "Club potential",
-  hire: "Hire (when the pad missed the card)", sponsor: "Sponsor contract", use: "Use an Infrastructure token", pass: "End the turn"};
+  hire: "Hire (when the pad missed the card)", sponsor: "Sponsor contract", use: "Use an Infrastructure token", pass: "End the turn",
+  bet: "Bet"};
 let shown = "";
 const DONE_SHOWN_MS = 10000;
 
 function field(f) {
-  return h("label", {}, `${f.label} `, h("select", {dataset: {name: f.name, list: f.list ? "1" : ""}, "aria-label": f.label},
+  return h("label", {}, `${f.label} `, h("select", {dataset: {name: f.name, list: f.list ? "1" : "", number: f.number ? "1" : ""}, "aria-label": f.label},
     f.choices.map((c) => h("option", {value: c.value}, c.label))));
 }
 
@@ -19,8 +20,9 @@ function option(opt, msg) {
     const body = {...opt.event};
     for (const sel of row.querySelectorAll("select[data-name]")) {
       const name = sel.dataset.name;
-      if (sel.dataset.list) body[name] = [...(body[name] || []), sel.value];
-      else body[name] = sel.value;
+      const value = sel.dataset.number ? Number(sel.value) : sel.value;  // a count the event takes as a number
+      if (sel.dataset.list) body[name] = [...(body[name] || []), value];
+      else body[name] = value;
     }
     event.target.disabled = true;
     const r = await post("/api/actions/event", body);
@@ -50,7 +52,7 @@ function ask(a, msg) {
     h("h3", {}, a.title), a.hint ? h("p", {class: "hint"}, a.hint) : null,
     groups.map(({g, opts}) => {
       const body = opts.map((o) => option(o, msg));
-      if (!g || g === "pass") return body;
+      if (!g || g === "pass" || g === "bet") return body;
       // Everything the rules refuse now folds away, so the choices that work stand out on a phone.
       const open = opts.some((o) => !o.why_not);
       return h("details", {open: open && ["build", "office", "potential"].includes(g)}, h("summary", {}, GROUPS[g] || g,

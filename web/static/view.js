@@ -20,7 +20,7 @@ export function status(game) {
   if (game.turn) parts.push(`Seat ${game.turn}'s turn`);
   const waits = (game.awaiting || []).filter((w) => waitText(w));
   const onPage = (w) => (["lineup", "kickoff"].includes(w.need) ? [" ", h("a", {href: "/lineup"}, "Open the Lineup page")]
-    : ["action", "suspensions", "objective_result"].includes(w.need) && document.body.dataset.page !== "play"
+    : ["action", "suspensions", "objective_result", "bet", "betting_cards"].includes(w.need) && document.body.dataset.page !== "play"
       && !document.getElementById("asks") ? [" ", h("a", {href: "/play"}, "Open the Play page")] : null);
   // Which rules the game plays (the engine's own line): the Table page and the TV say it under the stage.
   const rules = game.game?.titles?.length ? h("p", {class: "rules", id: "game-rules"}, game.game.text) : null;
@@ -214,4 +214,38 @@ export function finalScoring(game) {
       h("thead", {}, h("tr", {}, h("th", {}, ""), rows.map((r) => h("th", {class: "n"}, nameOf(r))))),
       h("tbody", {}, keys.map((k) => h("tr", {}, h("th", {}, words(k)), rows.map((r) => h("td", {class: "n"}, r[k] ?? 0)))),
         h("tr", {class: "total"}, h("th", {}, "Total"), rows.map((r) => h("td", {class: "n"}, r.total ?? "")))))));
+}
+
+/** The Bet board of the Betting module: its spaces as laid out, the bets as this viewer may see them, the cards with
+ * the remaining tokens and last week's winning space (null when the game does not play Betting). */
+export function betBoard(game) {
+  const b = game?.modules?.betting;
+  if (!b) return null;
+  const settled = b.settled;
+  const covered = {};  // space -> seats whose shown bet covers it
+  for (const bet of b.bets || []) for (const space of bet.on || []) (covered[space] ||= []).push(bet.seat);
+  const width = Math.max(...(b.rows || [[]]).map((r) => r.length));
+  const grid = h("table", {class: "betboard", id: "betboard"}, h("tbody", {}, (b.rows || []).map((row) => h("tr", {},
+    Array.from({length: width}, (_, i) => row[i] || "").map((space) => space
+      ? h("td", {class: [settled?.space === space ? "won" : "", covered[space] ? "bet" : ""].join(" ").trim(), dataset: {space}},
+        space, (covered[space] || []).map((seat) => h("span", {class: "token", style: `--seat:${seatColour(seat)}`, title: `Seat ${seat}'s token`}, String(seat))))
+      : h("td", {class: "gap"}))))));
+  const clubName = (seat) => nameOf((game.clubs || []).find((c) => c.seat === seat)) || `Seat ${seat}`;
+  const betLine = (bet) => {
+    if (bet.on) return `${clubName(bet.seat)}: ${bet.on_token} € on ${bet.label}`;
+    if (bet.secret) return `${clubName(bet.seat)}: token placed (secret until every club has answered)`;
+    if (bet.answered) return `${clubName(bet.seat)}: no bet this week`;
+    return `${clubName(bet.seat)}: still to answer`;
+  };
+  const open = b.open || (b.bets || []).some((x) => x.placed);
+  return [
+    h("h2", {}, "Bet board"),
+    h("p", {class: "hint"}, `A space pays ×${b.pay?.space}, the border of two ×${b.pay?.border}, the corner of four ×${b.pay?.corner} of every € on the token.`),
+    (b.cards || []).length ? h("p", {id: "bet-tokens"}, "Betting tokens also on: ", b.cards.map((c) => `${c.name} (${c.card})`).join(", ")) : null,
+    h("div", {class: "scroll"}, grid),
+    open ? h("ul", {class: "bets", id: "bets"}, (b.bets || []).map((bet) => h("li", {dataset: {seat: bet.seat}}, betLine(bet)))) : null,
+    settled ? h("p", {class: "settled", id: "bet-settled"}, `Week ${settled.week}: the winning space was ${settled.space} (`,
+      (settled.results || []).map((r) => `${r.name} ${r.result}`).join(", "), "). ",
+      (settled.bets || []).map((x) => x.gain ? `${clubName(x.seat)} won ${x.gain} €` : `${clubName(x.seat)} lost ${x.on_token} €`).join("; ")) : null,
+  ];
 }
