@@ -302,6 +302,74 @@ def record_modules(out: Path) -> None:
                       "A whole four-club game with the Division and Referee modules, on the simulated table.")
 
 
+BETTING_WEEKS = 3
+BETTING_SEATS = (1, 2, 3)
+BETTING_OBJECTIVES = {1: "obj_21", 2: "obj_17", 3: "obj_02"}
+"""Well-oiled Machine and Green Them Down (New Objective cards) for seats 1 and 2, Title challengers for seat 3."""
+
+
+def play_betting_game(rec: Recorder) -> None:
+    """A whole game with Betting and the New Objective cards in Division 3: three clubs, so the fourth Betting token
+    lies on an Opponent card the table deals; each week seat 1 bets on a border and seat 2 on a space from the page,
+    seat 3 holds its button to bet nothing; the bets are settled at the End of each week."""
+    from engine.legal import auto_lineup
+
+    table = rec.table
+    profile = table.session.profile
+    action = {"type": "new_game", "deal": True, "modules": ["division", "betting", "new_objectives"],
+              "options": {"division": 3, "weeks": BETTING_WEEKS},
+              "clubs": [{"seat": s, "name": f"Club {s}", "directors": list(DIRECTORS[s]), "veteran": STARTERS[s][0],
+                         "youngster": STARTERS[s][1], "objective": BETTING_OBJECTIVES[s]} for s in BETTING_SEATS]}
+    rec.page(action, "The page starts a three-club game in Division 3 with Betting and the New Objective cards: the "
+                     "table deals the Opponent cards, and the fourth Betting token lies on an Opponent card nobody "
+                     "was dealt.")
+    rec.check("Week 1 begins; a Betting token lies on one Opponent card.",
+              view={"stage": "monday", "week": 1, "weeks": BETTING_WEEKS,
+                    "game.text": "Eleven with Division, Betting and New Objective cards; Division 3, Weeks 3."})
+    for week in range(1, BETTING_WEEKS + 1):
+        for seat in BETTING_SEATS:
+            card = f"bm_{(week - 1) * 4 + seat:02d}"
+            rec.tap(f"seat{seat}.tap", card, f"Week {week}, Monday: Seat {seat}'s Board meeting card, then its roll." if seat == 1 else None)
+            rec.press(f"seat{seat}.roll", [decisive_rolls(profile, seat)[0]])
+        rec.wait(comment="The reroll windows close: the rolls are kept.")
+        settle(rec, leave=("monday",))
+        while table.view()["stage"] in ("tuesday", "wednesday", "thursday"):
+            rec.hold(f"seat{table.view()['turn']}.roll", "Every seat passes its turns." if table.view()["stage"] == "tuesday" else None)
+        rec.check(f"Week {week}: after Thursday, the Betting.", view={"stage": "betting"})
+        stake = min(1, club(table, 1)["resources"]["budget"])
+        rec.page({"type": "bet", "seat": 1, "on": "3/1/0/0|3/0/0/0", "stake": stake},
+                 "Seat 1 bets on the border of 3/1/0/0 and 3/0/0/0 from the Play page; seat 2 on 1/1/0/0; seat 3 "
+                 "holds its button: no bet.")
+        rec.page({"type": "bet", "seat": 2, "on": "1/1/0/0", "stake": 0})
+        rec.hold("seat3.roll")
+        rec.check(f"Week {week}: every club has answered, the bets are shown.",
+                  view={"stage": "matchday", "modules.betting.revealed": True})
+        for seat in BETTING_SEATS:
+            state = table.session.state.club(seat)
+            lineup = {k: v for k, v in auto_lineup(profile, state).items() if k not in ("seat", "type")}
+            rec.page({"type": "lineup", "seat": seat, **lineup},
+                     f"Week {week}, Matchday: Seat {seat} fields its footballers from the page." if seat == 1 else None)
+        for seat in BETTING_SEATS:
+            dealt = table.session.state.club(seat).opponents[week - 1]
+            rec.tap("shared.opponent", dealt, "The Opponent cards are turned over on the shared slot." if seat == 1 else None)
+            settle_seat(rec, seat)
+        settle(rec, leave=("matchday", "results", "end_of_round"))
+        rec.check(f"Week {week}'s bets are settled.", view={"modules.betting.settled.week": week})
+    rec.check("The game is over: every Objective was checked by the table.", screen={"seat1.screen": "Game over"},
+              view={"stage": "over"})
+
+
+def record_betting(out: Path) -> None:
+    """Record scenarios/betting-game.toml."""
+    with tempfile.TemporaryDirectory() as tmp:
+        with SimulatedTable.open(Path(tmp) / "betting.db", strict_dice=True) as table:
+            rec = Recorder(table)
+            play_betting_game(rec)
+            rec.write(out / "betting-game.toml", "A whole three-club game with Betting and the New Objective cards",
+                      "A whole three-club game in Division 3 with the Betting and New Objective cards modules, on "
+                      "the simulated table.")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Record both shipped scenarios (into the folder given as the first argument, else next to this file)."""
     out = Path(argv[0]) if argv else HERE
@@ -322,6 +390,7 @@ def main(argv: list[str] | None = None) -> int:
             rec.write(out / "full-game.toml", "A whole four-club game",
                       "A whole game of four clubs, eight weeks and the final scoring, on the simulated table.")
     record_modules(out)
+    record_betting(out)
     return 0
 
 
