@@ -259,7 +259,7 @@ def on_betting_cards(tx: Tx) -> None:
 
 
 def _names(tx: Tx, cards: Any) -> str:
-    return ", ".join(f"{tx.name(c)} ({c})" for c in cards)
+    return ", ".join(tx.name(c) for c in cards)
 
 
 def _setup_check(tx: Tx) -> None:

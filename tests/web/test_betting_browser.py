@@ -35,6 +35,10 @@ def test_a_bet_placed_on_the_play_page_is_secret_then_shown_on_the_bet_board_and
     tv.goto(served.url + "/")
     board = tv.locator("#betting")
     expect(board.locator("#betboard td[data-space]")).to_have_count(15)
+    # the remaining tokens lie on Opponent cards, named as the cards print them, never by the deck's ids
+    tokened = served.table.session.state.slice("betting").cards
+    expect(board.locator("#bet-tokens")).to_contain_text(served.table.session.profile.cards[tokened[0]].name)
+    expect(board.locator("#bet-tokens")).not_to_contain_text(tokened[0])
     # "simultaneously": the table sees that seat 1 bet, not where
     expect(board.locator('#bets li[data-seat="1"]')).to_contain_text("token placed (secret")
     expect(board.locator("#betboard td.bet")).to_have_count(0)

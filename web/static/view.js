@@ -241,7 +241,7 @@ export function betBoard(game) {
   return [
     h("h2", {}, "Bet board"),
     h("p", {class: "hint"}, `A space pays ×${b.pay?.space}, the border of two ×${b.pay?.border}, the corner of four ×${b.pay?.corner} of every € on the token.`),
-    (b.cards || []).length ? h("p", {id: "bet-tokens"}, "Betting tokens also on: ", b.cards.map((c) => `${c.name} (${c.card})`).join(", ")) : null,
+    (b.cards || []).length ? h("p", {id: "bet-tokens"}, "Betting tokens also on: ", b.cards.map((c) => c.name).join(", ")) : null,
     h("div", {class: "scroll"}, grid),
     open ? h("ul", {class: "bets", id: "bets"}, (b.bets || []).map((bet) => h("li", {dataset: {seat: bet.seat}}, betLine(bet)))) : null,
     settled ? h("p", {class: "settled", id: "bet-settled"}, `Week ${settled.week}: the winning space was ${settled.space} (`,
