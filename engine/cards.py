@@ -62,6 +62,7 @@ TIMINGS: Final[Mapping[str, str]] = MappingProxyType(
     {
         "immediate": "once, when the card is hired, contracted, built or revealed",
         "action": "a Tuesday-Thursday action of the card (once per round; exhausts the card); cost paid from the supply",
+        "production": "every Monday, during Production (the Production keyword: it always applies, like an immediate bonus)",
         "monday": "every Monday, after Production",
         "before_match": "Matchday, before the match (footballers: only when the card plays; cost from assigned resources)",
         "during_match": "Matchday, during the match (footballers: only when the card plays; cost from assigned resources)",
@@ -586,6 +587,22 @@ class InfrastructureKind:
     stands: int = 0  # Stands it adds (fanbase may sit there during a match)
     adboard_slots: int = 0  # adboard Sponsor slots it adds
     abilities: tuple[Ability, ...] = ()
+    space: str = "improvement"  # the kind of Stadium board space it is built on (improvement, stands, adboard)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StatStep:
+    """What one step of a Stat marker past the top of its track (or below 1) does.
+
+    Past the top: gain ``own`` of the Stat's resource, ``budget`` € and ``vp`` VP tokens per step.  Below 1: lose
+    ``own`` of the Stat's resource per step, and for each one the club lacks lose ``instead`` € (nothing when it
+    lacks those too); lose ``budget`` € more per step.  The rulebook's: gain 1; lose 1, or 1 € (000 l.225).
+    """
+
+    own: int = 1
+    budget: int = 0
+    vp: int = 0
+    instead: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -654,6 +671,23 @@ class Board:
     sell_price: int  # € for selling a footballer
     pitch: Pitch
     setup: Setup
+    #: Fanbase each Stands printed on the Stadium board takes (#1, #2...); empty: 1 each of ``board_stands``
+    stands_capacity: tuple[int, ...] = ()
+    #: spaces of each kind on the Stadium board for Infrastructure tokens (improvement, stands, adboard)
+    infrastructure_spaces: tuple[tuple[str, int], ...] = ()
+    stat_past_top: StatStep = StatStep(own=1)  # a step of a Stat marker past the top of its track
+    stat_below_bottom: StatStep = StatStep(own=1, instead=1)  # a step below 1
+
+    def printed_stands(self) -> int:
+        """Fanbase the Stands printed on the Stadium board take together (built Stands come on top)."""
+        return sum(self.stands_capacity) if self.stands_capacity else self.board_stands
+
+    def spaces(self, space: str) -> int:
+        """How many Infrastructure tokens the Stadium board's spaces of a kind hold."""
+        for name, count in self.infrastructure_spaces:
+            if name == space:
+                return count
+        return sum(k.copies for k in self.infrastructure if k.space == space)
 
     def produce(self, stat: str, level: int) -> int:
         """Resources produced by a Stat track at a level."""

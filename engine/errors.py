@@ -132,6 +132,8 @@ YOUNGSTER_DECK_EMPTY: Final = "The Youngster deck is empty: no Youngster can be 
 SELL_UNTRAINED: Final = "{name} is not trained: only trained footballers can be sold."
 SPONSOR_FULL: Final = "Seat {seat} already has {count} {contract} sponsor(s), the most allowed."
 INFRA_LIMIT: Final = "Seat {seat} already has {count} {name}; a club may build {copies}."
+INFRA_NO_SPACE: Final = ("Seat {seat} has no empty space for {name}: its Stadium board has {spaces} {space} "
+                         "space(s) and all are built on.")
 UNKNOWN_INFRA: Final = 'There is no Stadium Infrastructure "{kind}". Known: {known}.'
 OFFICE_TOP: Final = "Seat {seat}'s Office marker is already on the top space."
 POTENTIAL_FORBIDDEN: Final = "The {stat} Stat cannot be raised by increasing the Club potential."

@@ -201,7 +201,8 @@ def _actions(profile: Profile, state: State, seat: int) -> list[dict[str, Any]]:
         out.extend({"type": "sell", "seat": seat, "card": h.id} for h in club.players if h.trained)
         for c in _free(profile, state, "sponsor")[:2]:
             out.extend({"type": "sponsor", "seat": seat, "card": c, "contract": k} for k in ("megaphone", "adboard", "shirt"))
-        out.extend({"type": "build", "seat": seat, "kind": k.id} for k in profile.board.infrastructure)
+        board = host.rules_for(state.game).board(profile, state, seat, profile.board)  # type: ignore[attr-defined]
+        out.extend({"type": "build", "seat": seat, "kind": k.id} for k in board.infrastructure)
         out.append({"type": "office", "seat": seat})
         out.extend({"type": "potential", "seat": seat, "stat": s} for s in STATS)
     return out

@@ -50,6 +50,7 @@ from engine.cards import (
     Scalar,
     Setup,
     Staff,
+    StatStep,
     whole_numbers,
 )
 
@@ -549,29 +550,14 @@ def _board(document: dict[str, Any], refs: _Refs) -> Board:
         "stat_max": stat_max,
         "production": produce,
         "potential_forbidden": stats.str("potential_forbidden", choices=STATS),
+        "stat_past_top": stat_step(stats, "past_top", StatStep(own=1), below=False),
+        "stat_below_bottom": stat_step(stats, "below_bottom", StatStep(own=1, instead=1), below=True),
     }
     stats.done()
 
-    maintenance = top.table("maintenance")
-    tracks = ("players", "staff", "infrastructure")
-    board_maintenance = tuple((t, maintenance.ints(t, 0, 20)) for t in tracks)
-    maintenance.done(tracks)
-
-    office = []
-    for i, item in enumerate(top.list("office", _REQUIRED, "[[office]] spaces with cost and vp")):
-        space = _Fields(BOARD_FILE, item, f"office[{i + 1}]")
-        office.append(OfficeSpace(cost=space.int("cost", 0, 30), vp=space.int("vp", 0, 30)))
-        space.done()
-
-    consequences = top.table("match_consequences")
-    board_consequences = []
-    for result in RESULTS:
-        faces = consequences.list(result, _REQUIRED, "six lists of effects, one per d6 face")
-        if len(faces) != 6 or not all(isinstance(f, list) for f in faces):
-            consequences.wrong(result, "six lists of effects (one per d6 face; [] for nothing)", faces)
-        holder = _Fields(BOARD_FILE, {str(i + 1): f for i, f in enumerate(faces)}, consequences.name(result))
-        board_consequences.append((result, tuple(_effects(holder, str(i + 1), refs) for i in range(6))))
-    consequences.done(RESULTS)
+    board_maintenance = maintenance_tracks(top, "maintenance", every=True)
+    office = office_track(top, "office")
+    board_consequences = consequence_table(top, "match_consequences", every=True, refs=refs)
 
     dice = top.table("opponent_dice")
     board_dice = tuple((die, dice.ints(die, 0, 3, 6)) for die in dice.data)
@@ -609,6 +595,7 @@ def _board(document: dict[str, Any], refs: _Refs) -> Board:
                 stands=kind.int("stands", 0, 4, 0),
                 adboard_slots=kind.int("adboard_slots", 0, 4, 0),
                 abilities=_abilities(kind, "abilities", refs),
+                space=_space(kind),
             )
         )
         kind.done()
@@ -631,14 +618,22 @@ def _board(document: dict[str, Any], refs: _Refs) -> Board:
         "fanbase_kept": rules.int("resources_kept", 0, 9),
         "sell_price": rules.int("sell_price", 0, 20),
     }
+    printed = board_rules["board_stands"]
+    capacity = rules.ints("stands_capacity", 0, 9, printed) if printed and "stands_capacity" in rules.data else ()
+    board_rules["stands_capacity"] = capacity or (1,) * printed
+    groups = sorted({k.space for k in kinds})
+    given = dict(rules.amounts("infrastructure_spaces", groups, 0, 20, default={}))
+    # a space kind the file does not count holds as many tokens as its kinds' copies (the rulebook's board)
+    board_rules["infrastructure_spaces"] = tuple(
+        (g, given.get(g, sum(k.copies for k in kinds if k.space == g))) for g in groups)
     scoring.done()
     rules.done()
 
     board = Board(
         **board_stats,
         maintenance=board_maintenance,
-        office=tuple(office),
-        match_consequences=tuple(board_consequences),
+        office=office,
+        match_consequences=board_consequences,
         opponent_dice=board_dice,
         teams=tuple(teams),
         **board_league,
@@ -650,6 +645,72 @@ def _board(document: dict[str, Any], refs: _Refs) -> Board:
     )
     top.done()
     return board
+
+
+MAINTENANCE_TRACKS: Final = ("players", "staff", "infrastructure")
+
+
+def maintenance_tracks(parent: _Fields, key: str, *, every: bool) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """``[maintenance]``: € due at the End of the round for a count of 0, 1, 2, ... on each track (``every``: all
+    three tracks required; else the tracks given)."""
+    table = parent.table(key)
+    out = tuple((t, table.ints(t, 0, 20)) for t in MAINTENANCE_TRACKS if every or t in table.data)
+    table.done(MAINTENANCE_TRACKS)
+    return out
+
+
+def office_track(parent: _Fields, key: str) -> tuple[OfficeSpace, ...]:
+    """``[[office]]``: each space's cost (€ to move onto it) and VP."""
+    office = []
+    for i, item in enumerate(parent.list(key, _REQUIRED, f"[[{key}]] spaces with cost and vp")):
+        space = _Fields(parent.where, item, f"{parent.name(key)}[{i + 1}]")
+        office.append(OfficeSpace(cost=space.int("cost", 0, 30), vp=space.int("vp", 0, 30)))
+        space.done()
+    if not office:
+        parent.wrong(key, "at least one space with cost and vp", [])
+    return tuple(office)
+
+
+def consequence_table(parent: _Fields, key: str, *, every: bool, refs: _Refs | None = None) -> tuple[tuple[str, tuple[tuple[Effect, ...], ...]], ...]:
+    """``[match_consequences]``: for each result, the effects of d6 faces 1..6 (``every``: all three results
+    required; else the results given)."""
+    consequences = parent.table(key)
+    out = []
+    for result in RESULTS:
+        if not every and result not in consequences.data:
+            continue
+        faces = consequences.list(result, _REQUIRED, "six lists of effects, one per d6 face")
+        if len(faces) != 6 or not all(isinstance(f, list) for f in faces):
+            consequences.wrong(result, "six lists of effects (one per d6 face; [] for nothing)", faces)
+        holder = _Fields(parent.where, {str(i + 1): f for i, f in enumerate(faces)}, consequences.name(result))
+        out.append((result, tuple(_effects(holder, str(i + 1), refs or _Refs()) for i in range(6))))
+    consequences.done(RESULTS)
+    return tuple(out)
+
+
+SPACE_WORDS: Final = "a kind of Stadium board space, e.g. \"improvement\", \"stands\" or \"adboard\""
+
+
+def _space(kind: _Fields) -> str:
+    """The space a kind is built on: as the file says, else Stands and adboards their own, the rest improvements."""
+    default = "stands" if kind.data.get("stands") else "adboard" if kind.data.get("adboard_slots") else "improvement"
+    value = kind.str("space", default)
+    if not value.replace("_", "").isalpha() or not value.islower():
+        kind.wrong("space", SPACE_WORDS, value)
+    return value
+
+
+def stat_step(stats: _Fields, key: str, default: StatStep, *, below: bool) -> StatStep:
+    """What one step of a Stat marker past the top (``below``: under 1) does: ``{ own = 1, budget = 0, vp = 0 }``
+    (below: ``{ own = 1, instead = 1, budget = 0 }``)."""
+    if key not in stats.data:
+        stats.used.add(key)
+        return default
+    table = stats.table(key)
+    names = ("own", "instead", "budget") if below else ("own", "budget", "vp")
+    step = StatStep(**{name: table.int(name, 0, 5, 0) for name in names})
+    table.done(names)
+    return step
 
 
 def _pitch(pitch: _Fields) -> Pitch:

@@ -86,11 +86,21 @@ class Tx:
         card = self.profile.cards.get(card_id)
         return card.name if card is not None else card_id
 
-    def token_name(self, card_id: str) -> str:
+    def kind_name(self, card_id: str, seat: int | None = None) -> str:
+        """A card's printed name, or an Infrastructure kind's on the seat's board (the id when neither)."""
+        card = self.profile.cards.get(card_id)
+        if card is not None:
+            return card.name
+        for kind in self.board(seat).infrastructure:
+            if kind.id == card_id:
+                return kind.name
+        return card_id
+
+    def token_name(self, card_id: str, seat: int | None = None) -> str:
         """A card's name, or for an Infrastructure token (named by its kind) "The <kind's name> token"."""
         if card_id in self.profile.cards:
             return self.profile.cards[card_id].name
-        return f"The {self.profile.board.infrastructure_kind(card_id).name} token"
+        return f"The {self.kind_name(card_id, seat)} token"
 
     def stage_name(self) -> str:
         """The current stage in words, e.g. "Tuesday"."""

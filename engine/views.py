@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any, Final
 
 from engine import host
-from engine.cards import STATS, Profile
+from engine.cards import STATS, Board, Profile
 from engine.rules.abilities import offered
+from engine.rules.actions import build_refusal
+from engine.rules.effects import describe_effect
 from engine.rules.final_scoring import final_scores
 from engine.rules.league import league_positions
 from engine.rules.matchday import unseen_marker_sides
@@ -34,7 +36,7 @@ def may_use(profile: Profile, state: State, seat: int) -> list[dict[str, Any]]:
         return []
     tx = Tx(profile, host.rules_for(state.game), state, {}, quiet=True)
     return [
-        {"card": card_id, "name": tx.name(card_id) if card_id in profile.cards else profile.board.infrastructure_kind(card_id).name,
+        {"card": card_id, "name": tx.kind_name(card_id, seat),
          "timing": ability.timing, "cost": dict(ability.cost), "text": ability.text}
         for card_id, ability in offered(tx, club)
     ]
@@ -67,20 +69,62 @@ def _hidden(state: State, club: Club, viewer: int | str) -> tuple[str, ...]:
     return tuple(hidden)
 
 
-def _infrastructure_view(profile: Profile, club: Club) -> list[dict[str, Any]]:
+def _infrastructure_view(board: Board, club: Club) -> list[dict[str, Any]]:
     """Each Infrastructure token; Suspension tokens on a kind lie on its first token."""
     out = []
     seen: set[str] = set()
     for k in club.infrastructure:
         tokens = 0 if k in seen else club.suspension_on(k)
         seen.add(k)
-        out.append({"kind": k, "name": profile.board.infrastructure_kind(k).name, "exhausted": k in club.exhausted, "suspension": tokens})
+        out.append({"kind": k, "name": board.infrastructure_kind(k).name, "exhausted": k in club.exhausted, "suspension": tokens})
     return out
+
+
+_tables: dict[int, tuple[Board, dict[str, Any]]] = {}
+
+
+def board_tables(board: Board) -> dict[str, Any]:
+    """A seat's board tables in plain values (the page shows a seat's own when its modules change them): the Fanbase
+    each printed Stands takes, the Stadium board's spaces, the Maintenance tracks, the Office track, the Match
+    consequence table in words and what a step of a Stat marker past the top or below 1 does."""
+    found = _tables.get(id(board))
+    if found is not None and found[0] is board:
+        return found[1]
+    tables = {
+        "stands": list(board.stands_capacity or (1,) * board.board_stands),
+        "spaces": dict(board.infrastructure_spaces),
+        "maintenance": {track: list(steps) for track, steps in board.maintenance},
+        "office": [{"cost": s.cost, "vp": s.vp} for s in board.office],
+        "match_consequences": {result: ["; ".join(describe_effect(e) for e in face) for face in faces]
+                               for result, faces in board.match_consequences},
+        "past_top": {"own": board.stat_past_top.own, "budget": board.stat_past_top.budget, "vp": board.stat_past_top.vp},
+        "below_bottom": {"own": board.stat_below_bottom.own, "instead": board.stat_below_bottom.instead,
+                         "budget": board.stat_below_bottom.budget},
+    }
+    if len(_tables) > 64:
+        _tables.clear()
+    _tables[id(board)] = (board, tables)
+    return tables
+
+
+def _stadium(board: Board, club: Club) -> dict[str, Any]:
+    """What the club may build on its Stadium board: every kind with its cost, VP and space, and why it could not be
+    built now (copies, a full space, its cost; the turn aside), and each kind of space used and free."""
+    used = {space: 0 for space, _ in board.infrastructure_spaces}
+    for k in club.infrastructure:
+        space = board.infrastructure_kind(k).space
+        used[space] = used.get(space, 0) + 1
+    return {
+        "spaces": {space: {"spaces": board.spaces(space), "built": n} for space, n in used.items()},
+        "build": [{"kind": k.id, "name": k.name, "cost": k.cost, "vp": k.vp, "space": k.space, "copies": k.copies,
+                   "built": club.infrastructure.count(k.id), "why_not": build_refusal(board, club, k)}
+                  for k in board.infrastructure],
+    }
 
 
 def _club_view(profile: Profile, state: State, club: Club, viewer: int | str = EVERYTHING) -> dict[str, Any]:
     cards = profile.cards
-    board = profile.board
+    board = host.rules_for(state.game).board(profile, state, club.seat, profile.board)  # type: ignore[attr-defined]
     players = []
     for h in club.players:
         card = cards[h.id]
@@ -110,7 +154,9 @@ def _club_view(profile: Profile, state: State, club: Club, viewer: int | str = E
         "stats": dict(zip(STATS, club.stats)), "resources": dict(zip(STATS, club.res)), "vp_tokens": club.vp_tokens,
         "directors": [{"id": d, "name": cards[d].name, "exhausted": d in club.exhausted, "suspension": club.suspension_on(d)} for d in club.directors],
         "players": players, "staff": staff,
-        "infrastructure": _infrastructure_view(profile, club),
+        "infrastructure": _infrastructure_view(board, club),
+        "stadium": _stadium(board, club),
+        "board": board_tables(board),
         "sponsors": {"shirt": club.shirt, "adboards": list(club.adboards), "megaphones": list(club.megaphones)},
         "office": club.office, "maintenance": {**due, "total": sum(due.values())},
         "objective": club.objective, "objective_result": club.objective_result, "tactics": list(club.tactics),

@@ -17,7 +17,6 @@ RESULTS = (("fulfilled", "Fulfilled"), ("perfect", "Fulfilled perfectly"), ("mis
 PAD_HINT = ("Hiring a Player, Youngster or Staff, taking a Sponsor, or using a card you hold: tap the card on "
             "your pad (on the Virtual table: pick it under your seat's pad and press Place), or choose it here.")
 NOT_AFFORDABLE = "needs {cost} €, the club has {budget} €"
-BUILT_ALL = "built already ({copies} allowed)"
 OFFICE_TOP = "the Office marker is on the top space"
 STAT_FORBIDDEN = "Club potential never raises {stat}"
 STAT_TOP = "{stat} is at the top level ({level})"
@@ -75,17 +74,17 @@ def _turn(profile: Profile, game: dict[str, Any], club: dict[str, Any], free_onl
     budget = int(club.get("resources", {}).get("budget", 0))
     stats = club.get("stats", {})
     options: list[dict[str, Any]] = []
-    built = [i["kind"] for i in club.get("infrastructure", [])]
-    for kind in board.infrastructure:
-        why = FREE_ONLY if free_only else (BUILT_ALL.format(copies=kind.copies) if built.count(kind.id) >= kind.copies
-                                           else _money(kind.cost, budget))
-        options.append(_option(f"Build {kind.name} ({kind.cost} €, {kind.vp} VP)",
-                               {"type": "build", "seat": seat, "kind": kind.id}, why, group="build"))
+    # the seat's own Stadium board and tables, as the engine works them out (modules may change them)
+    for kind in club.get("stadium", {}).get("build", []):
+        why = FREE_ONLY if free_only else kind.get("why_not")
+        options.append(_option(f"Build {kind['name']} ({kind['cost']} €, {kind['vp']} VP)",
+                               {"type": "build", "seat": seat, "kind": kind["kind"]}, why, group="build"))
     office = int(club.get("office", 0))
-    if office < len(board.office):
-        space = board.office[office]
-        options.append(_option(f"Move up the Office track to space {office + 1} ({space.cost} €)",
-                               {"type": "office", "seat": seat}, FREE_ONLY if free_only else _money(space.cost, budget),
+    track = club.get("board", {}).get("office") or [{"cost": s.cost, "vp": s.vp} for s in board.office]
+    if office < len(track):
+        space = track[office]
+        options.append(_option(f"Move up the Office track to space {office + 1} ({space['cost']} €)",
+                               {"type": "office", "seat": seat}, FREE_ONLY if free_only else _money(space["cost"], budget),
                                group="office"))
     else:
         options.append(_option("Move up the Office track", {"type": "office", "seat": seat}, OFFICE_TOP, group="office"))
@@ -96,8 +95,11 @@ def _turn(profile: Profile, game: dict[str, Any], club: dict[str, Any], free_onl
         options.append(_option(f"Raise {stat.capitalize()} (level {level}): roll more than {level} on the d6",
                                {"type": "potential", "seat": seat, "stat": stat}, why, group="potential"))
     options += _cards_to_take(profile, game, club, free_only)
+    kinds = {k.id: k for k in board.infrastructure}
     for token in club.get("infrastructure", []):
-        kind = board.infrastructure_kind(token["kind"])
+        kind = kinds.get(token["kind"])
+        if kind is None:  # a kind a module brings: its actions are used by tapping, or with its own page step
+            continue
         for ability in (a for a in kind.abilities if a.timing == "action"):
             # As the free action it also pays the board's price for one (unless a card made it free this round).
             cost = {**ability.cost_map}
@@ -131,8 +133,9 @@ def _cards_to_take(profile: Profile, game: dict[str, Any], club: dict[str, Any],
                            fields=[{"name": "card", "label": "Which card", "choices": choices}]))
     sponsors = club.get("sponsors", {})
     slots = dict(profile.board.sponsor_slots)
-    adboard_slots = slots.get("adboard", 0) + sum(profile.board.infrastructure_kind(i["kind"]).adboard_slots
-                                                  for i in club.get("infrastructure", []))
+    kinds = {k.id: k for k in profile.board.infrastructure}
+    adboard_slots = slots.get("adboard", 0) + sum(kinds[i["kind"]].adboard_slots
+                                                  for i in club.get("infrastructure", []) if i["kind"] in kinds)
     open_contracts = [c for c in CONTRACTS if c == "megaphone"
                       or (c == "shirt" and not sponsors.get("shirt") and slots.get("shirt", 1) > 0)
                       or (c == "adboard" and len(sponsors.get("adboards", [])) < adboard_slots)]

@@ -38,11 +38,12 @@ def card_abilities(tx: Tx, club: Club) -> list[tuple[str, tuple[Ability, ...]]]:
         if not club.mod(f"adboard_bonus:{a}"):  # the bonus was taken instead of the adboard's effects
             out.append((a, hook(tx, club, a, cards[a].adboard)))  # type: ignore[attr-defined]
     suspended = {k for k, _ in club.suspended}
+    board = tx.board(club.seat) if club.infrastructure else None
     for kind in club.infrastructure:
         if kind in suspended:
             suspended.discard(kind)  # the suspended one of two tokens of a kind; the other still works
             continue
-        out.append((kind, hook(tx, club, kind, tx.profile.board.infrastructure_kind(kind).abilities)))
+        out.append((kind, hook(tx, club, kind, board.infrastructure_kind(kind).abilities)))  # type: ignore[union-attr]
     return out
 
 
@@ -59,7 +60,7 @@ def card_actions(tx: Tx, club: Club, card_id: str) -> tuple[tuple[Ability, ...],
             return side_of(tx, held, club).abilities, "footballer"
         return hook(tx, club, card_id, card.abilities), "staff"  # type: ignore[attr-defined]
     if card_id in club.infrastructure:
-        return hook(tx, club, card_id, tx.profile.board.infrastructure_kind(card_id).abilities), "token"
+        return hook(tx, club, card_id, tx.board(club.seat).infrastructure_kind(card_id).abilities), "token"
     if card_id == club.shirt:
         return hook(tx, club, card_id, cards[card_id].shirt), "sponsor"  # type: ignore[attr-defined]
     if card_id in club.adboards:

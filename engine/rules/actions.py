@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from engine import errors as E
-from engine.cards import CONTRACTS, STATS, Ability, Effect, PlayerCard
+from engine.cards import CONTRACTS, STATS, Ability, Board, Effect, InfrastructureKind, PlayerCard
 from engine.rules.abilities import card_actions, exhaust, is_exhausted
 from engine.rules.context import (
     card_marker,
@@ -187,18 +187,37 @@ def on_build(tx: Tx) -> None:
     seat = seat_of(ev)
     club = _turn_check(tx, seat, "build")
     kind_id = field(ev, "kind", str, "the id of the Infrastructure kind")
-    kinds = {k.id: k for k in tx.board(seat).infrastructure}
+    board = tx.board(seat)
+    kinds = {k.id: k for k in board.infrastructure}
     kind = kinds.get(kind_id)
     if kind is None:
         raise E.NotAllowed(E.UNKNOWN_INFRA.format(kind=kind_id, known=", ".join(kinds)))
-    have = club.infrastructure.count(kind.id)
-    if have >= kind.copies:
-        raise E.NotAllowed(E.INFRA_LIMIT.format(seat=seat, count=have, name=kind.name, copies=kind.copies))
-    club = pay(club, quad_of({"budget": kind.cost}), f"build {kind.name}")
+    club = check_build(board, club, kind)
     tx.put(evolve(club, infrastructure=club.infrastructure + (kind.id,)))
     tx.say("build", seat, f"Seat {seat} builds {kind.name} for {kind.cost} €.", infrastructure=kind.id, cost=kind.cost)
     apply_abilities(tx, kind.abilities, "immediate", Ctx(seat=seat, source=kind.id, label=kind.name))
     _done(tx, seat)
+
+
+def check_build(board: Board, club: Club, kind: InfrastructureKind) -> Club:
+    """The club may build a token of this kind (copies, an empty space of its kind on the Stadium board, its cost):
+    the club having paid, or the refusal raised."""
+    have = club.infrastructure.count(kind.id)
+    if have >= kind.copies:
+        raise E.NotAllowed(E.INFRA_LIMIT.format(seat=club.seat, count=have, name=kind.name, copies=kind.copies))
+    spaces = board.spaces(kind.space)
+    if sum(1 for k in club.infrastructure if board.infrastructure_kind(k).space == kind.space) >= spaces:
+        raise E.NotAllowed(E.INFRA_NO_SPACE.format(seat=club.seat, name=kind.name, spaces=spaces, space=kind.space))
+    return pay(club, quad_of({"budget": kind.cost}), f"build {kind.name}")
+
+
+def build_refusal(board: Board, club: Club, kind: InfrastructureKind) -> str | None:
+    """Why the club could not build a token of this kind now, leaving the turn aside (None when it could)."""
+    try:
+        check_build(board, club, kind)
+    except EngineError as refusal:
+        return str(refusal)
+    return None
 
 
 def on_office(tx: Tx) -> None:

@@ -62,7 +62,7 @@ def on_adjust(tx: Tx) -> None:
             have = club.suspension_on(card_id)
             _floor(have + delta, 0, "suspension", have, seat)
             tx.put(suspend_other(club, card_id, delta))
-            name = tx.name(card_id) if card_id in tx.profile.cards else tx.profile.board.infrastructure_kind(card_id).name
+            name = tx.kind_name(card_id, seat)
             tx.say("adjust", seat, f"Seat {seat}: suspension on {name} {delta:+d} ({reason}).", what=what, delta=delta, reason=reason, card=card_id)
             return
         if held is None:

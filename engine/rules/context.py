@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine import errors as E
-from engine.cards import STATS, PlayerCard, PlayerSide, Profile
+from engine.cards import STATS, PlayerCard, PlayerSide, Profile, StatStep
 from engine.state import Club, Held, Quad, RES_INDEX, State, evolve
 from engine.tx import Tx
 
@@ -87,7 +87,8 @@ def pay(club: Club, cost: Quad, what: str) -> Club:
 
 
 def move_stat(tx: Tx, club: Club, stat: str, steps: int) -> Club:
-    """Move a Stat marker; past the top gains the resource, below 1 loses it (or 1 €, or nothing)."""
+    """Move a Stat marker; each step past the top and below 1 does what the seat's board says (the rulebook's:
+    gain the resource; lose it, or 1 €, or nothing)."""
     board = tx.board(club.seat)
     i = RES_INDEX[stat]
     level = club.stats[i]
@@ -98,20 +99,61 @@ def move_stat(tx: Tx, club: Club, stat: str, steps: int) -> Club:
     club = evolve(club, stats=(stats[0], stats[1], stats[2], stats[3]))
     over = target - board.stat_max if target > board.stat_max else 0
     under = 1 - target if target < 1 else 0
-    if over:
-        club = with_res(club, stat, over)
-    for _ in range(under):
-        if club.res[i] > 0:
-            club = with_res(club, stat, -1)
-        elif club.res[0] > 0:
-            club = with_res(club, "budget", -1)
     text = f"Seat {club.seat}'s {stat.capitalize()} Stat moves from {level} to {new_level}"
+    fields: dict[str, Any] = {}
     if over:
-        text += f" and the club gains {over} {stat.capitalize()} for the steps past the top"
+        club, fields = _past_top(club, stat, over, board.stat_past_top)
+        text += " and the club gains " + _amounts(fields["gained"], stat) + " for the steps past the top"
     if under:
-        text += f" and the club loses {under} {stat.capitalize()} (or €) for the steps below 1"
-    tx.say("stat", club.seat, text + ".", stat=stat, before=level, after=new_level, over=over, under=under)
+        club, fields = _below_bottom(club, stat, under, board.stat_below_bottom)
+        step = board.stat_below_bottom
+        if step == StatStep(own=1, instead=1):
+            text += f" and the club loses {under} {stat.capitalize()} (or €) for the steps below 1"
+        else:
+            text += " and the club loses " + (_amounts(fields["lost"], stat) or "nothing") + " for the steps below 1"
+    tx.say("stat", club.seat, text + ".", stat=stat, before=level, after=new_level, over=over, under=under, **fields)
     return club
+
+
+def _amounts(amounts: Mapping[str, int], stat: str) -> str:
+    """Resources and VP tokens in words, e.g. "1 Fitness and 1 Budget" ("nothing" when empty)."""
+    words = [f"{n} {'VP token(s)' if what == 'vp' else what.capitalize()}" for what, n in amounts.items() if n]
+    return " and ".join(words) or "nothing"
+
+
+def _past_top(club: Club, stat: str, over: int, step: StatStep) -> tuple[Club, dict[str, Any]]:
+    """Each step past the top gains the board's amounts: the Stat's own resource, €, VP tokens."""
+    gained: dict[str, int] = {}
+    for what, n in ((stat, step.own), ("budget", step.budget)):
+        if n:
+            club = with_res(club, what, n * over)
+            gained[what] = gained.get(what, 0) + n * over
+    if step.vp:
+        club = evolve(club, vp_tokens=club.vp_tokens + step.vp * over)
+        gained["vp"] = step.vp * over
+    return club, {"gained": gained}
+
+
+def _below_bottom(club: Club, stat: str, under: int, step: StatStep) -> tuple[Club, dict[str, Any]]:
+    """Each step below 1 loses the Stat's own resource (for each one missing, ``instead`` €), and € besides."""
+    i = RES_INDEX[stat]
+    lost: dict[str, int] = {}
+
+    def lose(what: str, n: int) -> None:
+        nonlocal club
+        n = min(n, club.res[RES_INDEX[what]])
+        if n:
+            club = with_res(club, what, -n)
+            lost[what] = lost.get(what, 0) + n
+
+    for _ in range(under):
+        for _ in range(step.own):
+            if club.res[i] > 0:
+                lose(stat, 1)
+            else:
+                lose("budget", step.instead)
+        lose("budget", step.budget)
+    return club, {"lost": lost}
 
 
 def side_of(tx: Tx, held: Held, club: Club | None = None) -> PlayerSide:

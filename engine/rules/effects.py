@@ -135,6 +135,11 @@ def conditions_hold(tx: Tx, club: Club, conds: tuple[Condition, ...], ctx: Ctx) 
 # Applying abilities and effects.
 
 
+#: Timings whose abilities apply by themselves whatever ``optional`` says: an immediate bonus, and Production
+#: (003 l.283: "On Monday, during Production, resolve their effects").
+ALWAYS = ("immediate", "production")
+
+
 def apply_abilities(tx: Tx, abilities: tuple[Ability, ...], timing: str, ctx: Ctx) -> None:
     """Apply the abilities of a timing that happen by themselves: a card's immediate bonus, and at any other moment
     the mandatory ones (``optional = false``). What a card says a club *may* do is offered instead (used with
@@ -142,7 +147,7 @@ def apply_abilities(tx: Tx, abilities: tuple[Ability, ...], timing: str, ctx: Ct
     for ability in abilities:
         if ability.timing != timing or ability.cost:
             continue
-        if timing == "immediate" or not ability.optional:
+        if timing in ALWAYS or not ability.optional:
             apply_effects(tx, ability.effects, ctx)
 
 
@@ -436,7 +441,7 @@ def _all_effects(tx: Tx, source: str, seat: int) -> list[Effect]:
         return list(tx.board(seat).consequence(result, int(value)))
     if card is None:
         # a Stadium Infrastructure token is board data, not a card
-        for kind in tx.profile.board.infrastructure:
+        for kind in tx.board(seat).infrastructure:
             if kind.id == source:
                 for ab in kind.abilities:
                     out.extend(ab.effects)
@@ -469,18 +474,11 @@ def resolve_effect_roll(tx: Tx, seat: int, ref: str, value: int, targets: list[s
         if source.startswith("@"):
             ctx = Ctx(seat=seat, table=source, label="Match consequence", roll=value, targets=list(targets or []))
         else:
-            ctx = Ctx(seat=seat, source=source, label=_source_name(tx, source), roll=value, targets=list(targets or []))
+            ctx = Ctx(seat=seat, source=source, label=tx.kind_name(source, seat), roll=value, targets=list(targets or []))
         if conditions_hold(tx, tx.club(seat), effects[i].when, ctx) is False:
             tx.say("no_effect", seat, f"{ctx.label}: Seat {seat} rolled {value}, so nothing happens.", roll=value, source=source)
             return
         apply_effect(tx, effects[i], ctx)
-
-
-def _source_name(tx: Tx, source: str) -> str:
-    for kind in tx.profile.board.infrastructure:
-        if kind.id == source and source not in tx.profile.cards:
-            return kind.name
-    return tx.name(source)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -93,11 +93,11 @@ def strength_of(tx: Tx, club: Club, placed: Placed) -> int:
 
 
 def stands_of(tx: Tx, club: Club) -> int:
-    """Stands the club has: printed on the board plus built ones."""
+    """Fanbase the club's Stands take: those printed on its board (each as many as the board says) plus built ones."""
     board = tx.board(club.seat)
     # a suspended Stands token lends no Stands until its tokens are gone
     off = sum(board.infrastructure_kind(k).stands for k, _ in club.suspended if k in club.infrastructure)
-    return board.board_stands + sum(board.infrastructure_kind(k).stands for k in club.infrastructure) - off
+    return board.printed_stands() + sum(board.infrastructure_kind(k).stands for k in club.infrastructure) - off
 
 
 def _plain_side(tx: Tx, club: Club, jersey: int | None, style: Any) -> str:

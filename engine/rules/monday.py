@@ -48,7 +48,11 @@ def begin_monday(tx: Tx) -> None:
         club = tx.put(evolve(club, res=(club.res[0] + gained[0], club.res[1] + gained[1], club.res[2] + gained[2], club.res[3] + gained[3])))
         words = ", ".join(f"{n} {STATS[i].capitalize()}" for i, n in enumerate(gained))
         tx.say("production", club.seat, f"Seat {club.seat} produces {words}.", gained=dict(zip(STATS, gained)))
-        for source, abilities in card_abilities(tx, club):
+        sources = card_abilities(tx, club)
+        # the Production keyword (003 l.283): "On Monday, during Production, resolve their effects"
+        for source, abilities in sources:
+            apply_abilities(tx, abilities, "production", Ctx(seat=club.seat, source=source, label=tx.kind_name(source, club.seat)))
+        for source, abilities in sources:
             apply_abilities(tx, abilities, "monday", Ctx(seat=club.seat, source=source, label=tx.name(source)))
 
 

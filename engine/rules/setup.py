@@ -223,6 +223,6 @@ def setup_awaiting(state: State) -> list[dict[str, Any]]:
         return [{"seat": None, "need": "club"}]
     gaps = missing(state, None)
     out: list[dict[str, Any]] = [{"seat": seat, "need": "card", "kinds": kinds, "what": words} for seat, words, kinds in gaps]
-    if not gaps:
+    if not gaps and not state.first_seat:
         out.append({"seat": None, "need": "first_player"})
     return out
