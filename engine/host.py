@@ -107,13 +107,15 @@ class DataFile:
 
     ``read(fields, cards)`` gets the parsed file as `engine.loader.Fields` (whose ``fail``/``wrong`` raise a
     ``DataError`` naming the file, the card and the field) and the deck's cards, and returns the module's data
-    (immutable).  A module whose ``required`` file is missing cannot be chosen for a game.
+    (immutable).  ``check(data, board)``, when given, then checks it against the deck's board profile (raising a
+    ``DataError`` the same way).  A module whose ``required`` file is missing cannot be chosen for a game.
     """
 
     name: str
     read: Fn
     required: bool = True
     doc: str = ""
+    check: Fn | None = None
 
 
 @dataclass(frozen=True, slots=True)

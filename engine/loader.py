@@ -582,26 +582,7 @@ def _board(document: dict[str, Any], refs: _Refs) -> Board:
     }
     league.done()
 
-    kinds = []
-    for i, item in enumerate(top.list("infrastructure", _REQUIRED, "[[infrastructure]] tables")):
-        kind = _Fields(BOARD_FILE, item, f"infrastructure[{i + 1}]")
-        kinds.append(
-            InfrastructureKind(
-                id=kind.str("id"),
-                name=kind.str("name"),
-                cost=kind.int("cost", 0, 20),
-                vp=kind.int("vp", 0, 20),
-                copies=kind.int("copies", 1, 4, 1),
-                stands=kind.int("stands", 0, 4, 0),
-                adboard_slots=kind.int("adboard_slots", 0, 4, 0),
-                abilities=_abilities(kind, "abilities", refs),
-                space=_space(kind),
-            )
-        )
-        kind.done()
-    ids = [k.id for k in kinds]
-    if len(set(ids)) != len(ids):
-        top.wrong("infrastructure", "kinds with different ids", ids)
+    kinds = infrastructure_kinds(top, "infrastructure", refs)
 
     sets = top.table("staff_sets")
     board_sets = tuple((colour, sets.ints(colour, 0, 30)) for colour in sets.data)
@@ -637,7 +618,7 @@ def _board(document: dict[str, Any], refs: _Refs) -> Board:
         opponent_dice=board_dice,
         teams=tuple(teams),
         **board_league,
-        infrastructure=tuple(kinds),
+        infrastructure=kinds,
         staff_sets=board_sets,
         **board_rules,
         pitch=_pitch(top.table("pitch")),
@@ -686,6 +667,32 @@ def consequence_table(parent: _Fields, key: str, *, every: bool, refs: _Refs | N
         out.append((result, tuple(_effects(holder, str(i + 1), refs or _Refs()) for i in range(6))))
     consequences.done(RESULTS)
     return tuple(out)
+
+
+def infrastructure_kinds(parent: _Fields, key: str, refs: _Refs | None = None) -> tuple[InfrastructureKind, ...]:
+    """``[[infrastructure]]``: Stadium Infrastructure token kinds (id, name, cost, vp, copies, stands, adboard_slots,
+    abilities, space), with different ids."""
+    kinds = []
+    for i, item in enumerate(parent.list(key, _REQUIRED, f"[[{key}]] tables")):
+        kind = _Fields(parent.where, item, f"{parent.name(key)}[{i + 1}]")
+        kinds.append(
+            InfrastructureKind(
+                id=kind.str("id"),
+                name=kind.str("name"),
+                cost=kind.int("cost", 0, 20),
+                vp=kind.int("vp", 0, 20),
+                copies=kind.int("copies", 1, 4, 1),
+                stands=kind.int("stands", 0, 4, 0),
+                adboard_slots=kind.int("adboard_slots", 0, 4, 0),
+                abilities=_abilities(kind, "abilities", refs or _Refs()),
+                space=_space(kind),
+            )
+        )
+        kind.done()
+    ids = [k.id for k in kinds]
+    if len(set(ids)) != len(ids):
+        parent.wrong(key, "kinds with different ids", ids)
+    return tuple(kinds)
 
 
 SPACE_WORDS: Final = "a kind of Stadium board space, e.g. \"improvement\", \"stands\" or \"adboard\""
@@ -909,7 +916,7 @@ def build_profile(documents: Mapping[str, Any], source: Path, *, inherited_sampl
         source=source,
         sample=sample or inherited_sample,
         description=description,
-        module_data=_module_data(documents, frozen),
+        module_data=_module_data(documents, frozen, board),
     )
 
 
@@ -918,11 +925,15 @@ def module_files() -> tuple[str, ...]:
     return tuple(data.name for m in host.modules() for data in m.data)
 
 
-def _module_data(documents: Mapping[str, Any], cards: Mapping[str, AnyCard]) -> Mapping[str, Mapping[str, Any]]:
-    """Each registered module's files found in the deck, read and validated by the module (file, card, field named)."""
+def _module_data(documents: Mapping[str, Any], cards: Mapping[str, AnyCard], board: Board) -> Mapping[str, Mapping[str, Any]]:
+    """Each registered module's files found in the deck, read and validated by the module (file, card, field named),
+    and checked against the board profile when the module asks to."""
     out: dict[str, Mapping[str, Any]] = {}
     for m in host.modules():
         read = {data.name: data.read(_Fields(data.name, documents[data.name]), cards) for data in m.data if data.name in documents}
+        for data in m.data:
+            if data.name in read and data.check is not None:
+                data.check(read[data.name], board)
         if read:
             out[m.name] = MappingProxyType(read)
     return MappingProxyType(out)

@@ -51,7 +51,12 @@ def begin_monday(tx: Tx) -> None:
         sources = card_abilities(tx, club)
         # the Production keyword (003 l.283): "On Monday, during Production, resolve their effects"
         for source, abilities in sources:
-            apply_abilities(tx, abilities, "production", Ctx(seat=club.seat, source=source, label=tx.kind_name(source, club.seat)))
+            for ability in abilities:
+                if ability.timing == "production":
+                    name = tx.kind_name(source, club.seat)
+                    said = ability.text or "Production."
+                    tx.say("token_production", club.seat, f"Seat {club.seat}'s {name} — {said}", card=source)
+                    apply_effects(tx, ability.effects, Ctx(seat=club.seat, source=source, label=name))
         for source, abilities in sources:
             apply_abilities(tx, abilities, "monday", Ctx(seat=club.seat, source=source, label=tx.name(source)))
 
