@@ -7,4 +7,12 @@ engine/RULES.md, "Writing a module".
 
 from __future__ import annotations
 
-from engine.modules import betting, division, new_objectives, referee  # noqa: F401  (each module registers itself)
+from engine.modules import (  # noqa: F401  (each module registers itself)
+    betting,
+    division,
+    market,
+    new_infrastructure,
+    new_objectives,
+    referee,
+    unique_setup,
+)
