@@ -149,7 +149,8 @@ HOOKS: Final[Mapping[str, Hook]] = MappingProxyType({
     "week_phases": Hook("pipeline", "(state, week, phases: tuple[str, ...]) -> phases: the stages of a week, in order "
                                     "(insert a phase between Thursday and Matchday, or after a week's End of the round)"),
     "board": Hook("pipeline", "(profile, state, seat | None, board) -> Board: the board tables a seat plays with "
-                              "(None: the shared League table's)"),
+                              "(None: the shared League table's); it may read the game's options and the modules' "
+                              "slices, nothing else of the state (each answer is kept until a slice changes)"),
     "footballer": Hook("pipeline", "(tx, club, held, side: PlayerSide) -> PlayerSide: the face a footballer shows "
                                    "(number, symbol, sections, Strength, abilities)"),
     "opponents_needed": Hook("pipeline", "(state, weeks: int, count: int) -> int: Opponent cards each club is dealt"),
@@ -295,6 +296,8 @@ class Rules:
             if name in own:  # the host's own part: a card of a rule module is dealt only in games that play it
                 fillers = (own[name], *fillers)
             setattr(self, name, _combine(hook.kind, fillers))
+        if any("board" in part.hooks for part in parts):
+            self.board = _kept(self.board)  # type: ignore[attr-defined,has-type]
 
     def phase(self, stage: str) -> Phase:
         """The phase of a stage (KeyError naming it when no part of this game declares it)."""
@@ -332,10 +335,20 @@ def _combine(kind: str, fillers: tuple[Fn, ...]) -> Fn:
         if len(fillers) == 1:
             return fillers[0]
 
+        if len(fillers) == 2:
+            first, second = fillers  # two fillers (a seat's board: new tokens and its own cards) called often
+
+            def pipeline2(*args: Any) -> Any:
+                head = args[:-1]
+                return second(*head, first(*args))
+
+            return pipeline2
+
         def pipeline(*args: Any) -> Any:
             value = args[-1]
+            head = args[:-1]
             for f in fillers:
-                value = f(*args[:-1], value)
+                value = f(*head, value)
             return value
 
         return pipeline
@@ -365,8 +378,39 @@ def _combine(kind: str, fillers: tuple[Fn, ...]) -> Fn:
     if kind == "any":
         if not fillers:
             return lambda *args: False
-        return lambda *args: any(f(*args) for f in fillers)
+        if len(fillers) == 1:
+            only = fillers[0]
+            return lambda *args: bool(only(*args))
+
+        def any_(*args: Any) -> bool:
+            # asked after every event (may the game move on?): a plain loop, no generator
+            for f in fillers:
+                if f(*args):
+                    return True
+            return False
+
+        return any_
     raise ValueError(f"no hook kind {kind!r}")
+
+
+def _kept(board_hook: Fn) -> Fn:
+    """The ``board`` hook, each answer kept for the board it was given, the seat and the modules' slices: every rule
+    that reads a table asks it, and the answer only changes when a slice does (a club placing its cards)."""
+    kept: dict[tuple[int, int | None, int], tuple[Any, Any, Any]] = {}
+
+    def board(profile: Any, state: Any, seat: int | None, printed: Any) -> Any:
+        slices = state.modules
+        key = (id(printed), seat, id(slices))
+        found = kept.get(key)
+        if found is not None and found[0] is printed and found[1] is slices:
+            return found[2]
+        out = board_hook(profile, state, seat, printed)
+        if len(kept) > 512:
+            kept.clear()
+        kept[key] = (printed, slices, out)
+        return out
+
+    return board
 
 
 _compiled: dict[tuple[str, tuple[str, ...]], Rules] = {}
