@@ -595,6 +595,12 @@ def headline(announcement: Mapping[str, Any], name: Any = str) -> str | None:
         return "Game over"
     if a.get("short"):  # a module's announcement says its own few words for the screen
         return str(a["short"])
+    if kind == "market":
+        gain = " ".join(x for x in (_signed(int(a.get("budget", 0)), "budget") if a.get("budget") else "",
+                                    f"+{a.get('vp')}VP" if a.get("vp") else "") if x)
+        return f"Market {gain}" if gain else "Market: no bonus"
+    if kind == "token_production":
+        return str(a.get("name", "Production"))
     simple = {
         "directors": "Directors kept",
         "starting_players": "Starting pair in",
@@ -609,6 +615,8 @@ def headline(announcement: Mapping[str, Any], name: Any = str) -> str | None:
         "build": "Built",
         "office": "Office up",
         "tactic_played": f"Tactic: {card}",
+        "market_top": "Market deck laid",
+        "unique_setup": "Unique Setup cards",
     }
     if kind in simple:
         return simple[kind]
@@ -648,6 +656,10 @@ def _detail(announcement: Mapping[str, Any], name: Any) -> str:
         return f"Short €{a.get('missing')}: tap cards"
     if kind == "table_resolves":
         return RESOLVE_BY_HAND
+    if kind == "market" and a.get("next_number"):
+        return f"{headline(a, name)}, next: {a['next_number']}"
+    if kind == "unique_setup" and a.get("names"):
+        return " · ".join(str(n) for n in a["names"])
     text = headline(a, name)
     return text if text is not None else str(a.get("text", ""))
 

@@ -117,7 +117,8 @@ def _stadium(board: Board, club: Club) -> dict[str, Any]:
     return {
         "spaces": {space: {"spaces": board.spaces(space), "built": n} for space, n in used.items()},
         "build": [{"kind": k.id, "name": k.name, "cost": k.cost, "vp": k.vp, "space": k.space, "copies": k.copies,
-                   "built": club.infrastructure.count(k.id), "why_not": build_refusal(board, club, k)}
+                   "built": club.infrastructure.count(k.id), "why_not": build_refusal(board, club, k),
+                   "text": " ".join(a.text for a in k.abilities if a.text)}
                   for k in board.infrastructure],
     }
 

@@ -370,6 +370,98 @@ def record_betting(out: Path) -> None:
                       "the simulated table.")
 
 
+CARDS_WEEKS = 4
+CARDS_TOP = "tr_5"
+"""The Transfer card the table cuts to the top: Experience counts, whose Veterans' bonus the first sale takes."""
+UNIQUE_CARDS = {1: ("us_1", "us_8"), 2: ("us_4", "us_2"), 3: ("us_7", "us_3"), 4: ("us_5", "us_6")}
+"""Each seat's Unique Setup cards, green side up then red: every card of the demo lies on one club's boards."""
+BUILDS = {1: "training_camp", 2: "youth_academy", 3: "tunnel", 4: "kids_fan_zone"}
+"""What the seat on turn builds on Tuesday of each week (a new token from week 2)."""
+
+
+def play_cards_game(rec: Recorder) -> None:
+    """A whole game with the Market transfer cards, the Unique Setup cards and the new Stadium Infrastructure: the
+    page lays the Market deck and each club's cards; each Tuesday the seat on turn builds on its own Stadium board;
+    in week 1 Seat 1 trains its Veteran in its new training camp and sells him on Thursday with a tap and a press,
+    taking the top Transfer card's bonus; Seat 1 fills the Stands its green card enlarged."""
+    from engine.legal import auto_lineup
+
+    table = rec.table
+    profile = table.session.profile
+    action = new_game_action()
+    action["clubs"] = [{**{k: v for k, v in c.items() if k != "opponents"}, "directors": list(DIRECTORS[c["seat"]]),
+                        "veteran": STARTERS[c["seat"]][0], "youngster": STARTERS[c["seat"]][1]} for c in action["clubs"]]
+    action.update(modules=["market", "unique_setup", "new_infrastructure"], options={"weeks": CARDS_WEEKS}, deal=True)
+    rec.page(action, "The page starts a four-week game with the Market transfer cards, the Unique Setup cards and the "
+                     "new Stadium Infrastructure; the table deals each club's Opponents.")
+    rec.check("The setup waits for the Market deck and each club's Unique Setup cards.", view={"stage": "setup"})
+    rec.page({"type": "market_top", "card": CARDS_TOP}, "The Transfer cards are laid in ascending order and cut: "
+                                                        "the page says which card lies on top.")
+    for seat, (green, red) in UNIQUE_CARDS.items():
+        rec.page({"type": "unique_setup", "seat": seat, "green": green, "red": red},
+                 "Each club draws two Unique Setup cards and places one green side up, the other red." if seat == 1 else None)
+    rec.check("Week 1 begins with each club's own board tables.", view={
+        "stage": "monday", "week": 1, "modules.market.top": CARDS_TOP, "clubs.0.board.stands": [1, 2],
+        "clubs.0.board.office.0.cost": 4, "clubs.1.stadium.spaces.improvement.spaces": 5})
+    for week in range(1, CARDS_WEEKS + 1):
+        for seat in SEATS:
+            card = f"bm_{(week - 1) * 4 + seat:02d}"
+            rec.tap(f"seat{seat}.tap", card, f"Week {week}, Monday: Seat {seat}'s Board meeting card, then its roll." if seat == 1 else None)
+            rec.press(f"seat{seat}.roll", [decisive_rolls(profile, seat)[0]])
+        rec.wait(comment="The reroll windows close: the rolls are kept.")
+        settle(rec, leave=("monday",))
+        _cards_turns(rec, week)
+        for seat in SEATS:
+            state = table.session.state.club(seat)
+            lineup = {k: v for k, v in auto_lineup(profile, state).items() if k not in ("seat", "type")}
+            room = sum(club(table, seat)["board"]["stands"]) + sum(
+                1 for i in club(table, seat)["infrastructure"] if i["kind"] == "stands")
+            lineup["stands"] = min(room, state.res[1])
+            rec.page({"type": "lineup", "seat": seat, **lineup},
+                     f"Week {week}, Matchday: lineups from the page, Fanbase on the clubs' own Stands." if seat == 1 else None)
+        for seat in SEATS:
+            dealt = table.session.state.club(seat).opponents[week - 1]
+            rec.tap("shared.opponent", dealt, "The Opponent cards are turned over on the shared slot." if seat == 1 else None)
+            settle_seat(rec, seat)
+        settle(rec, leave=("matchday", "results", "end_of_round"))
+    play_end(rec)
+
+
+def _cards_turns(rec: Recorder, week: int) -> None:
+    """Tuesday to Thursday: the seat on turn builds on Tuesday; in week 1 it trains its Veteran on Wednesday and
+    sells him on Thursday with a tap on its pad and a press; every other turn is passed."""
+    table = rec.table
+    builder = table.view()["turn"]
+    while table.view()["stage"] in ("tuesday", "wednesday", "thursday"):
+        view = table.view()
+        seat, day = view["turn"], view["stage"]
+        veteran = STARTERS[builder][0]
+        if seat == builder and day == "tuesday":
+            kind = BUILDS[week] if week > 1 else "training_camp"
+            rec.page({"type": "build", "seat": seat, "kind": kind}, f"Week {week}, Tuesday: Seat {seat} builds on its Stadium board from the page.")
+        elif seat == builder and week == 1 and day == "wednesday":
+            rec.page({"type": "use_card", "seat": seat, "card": "training_camp", "targets": [veteran]},
+                     f"Wednesday: Seat {seat} trains its Veteran in the training camp.")
+        elif seat == builder and week == 1 and day == "thursday":
+            rec.tap(f"seat{seat}.tap", veteran, f"Thursday: Seat {seat} taps its trained Veteran to sell him; the press "
+                                                "confirms and the top Transfer card's bonus is paid.")
+            rec.press(f"seat{seat}.roll")
+            rec.check("The Veteran is sold with the Veterans' bonus; the next Transfer card lies on top.",
+                      screen={f"seat{seat}.screen": "Market +€2"}, view={"modules.market.top": "tr_6"})
+        if table.view()["turn"] == seat and table.view()["stage"] == day:
+            rec.hold(f"seat{seat}.roll", "The other turns are passed." if day == "tuesday" and seat != builder and week == 1 else None)
+
+
+def record_cards(out: Path) -> None:
+    """Record scenarios/module-cards-game.toml."""
+    with tempfile.TemporaryDirectory() as tmp:
+        with SimulatedTable.open(Path(tmp) / "cards.db", strict_dice=True) as table:
+            rec = Recorder(table)
+            play_cards_game(rec)
+            rec.write(out / "module-cards-game.toml", "A whole game with Market transfer cards, Unique Setup cards and the new Stadium Infrastructure",
+                      "A whole four-club game with the Market transfer cards, Unique Setup cards and New Stadium Infrastructure modules, on the simulated table.")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Record both shipped scenarios (into the folder given as the first argument, else next to this file)."""
     out = Path(argv[0]) if argv else HERE
@@ -391,6 +483,7 @@ def main(argv: list[str] | None = None) -> int:
                       "A whole game of four clubs, eight weeks and the final scoring, on the simulated table.")
     record_modules(out)
     record_betting(out)
+    record_cards(out)
     return 0
 
 

@@ -77,7 +77,8 @@ def _turn(profile: Profile, game: dict[str, Any], club: dict[str, Any], free_onl
     # the seat's own Stadium board and tables, as the engine works them out (modules may change them)
     for kind in club.get("stadium", {}).get("build", []):
         why = FREE_ONLY if free_only else kind.get("why_not")
-        options.append(_option(f"Build {kind['name']} ({kind['cost']} €, {kind['vp']} VP)",
+        does = f" — {kind['text']}" if kind.get("text") else ""
+        options.append(_option(f"Build {kind['name']} ({kind['cost']} €, {kind['vp']} VP){does}",
                                {"type": "build", "seat": seat, "kind": kind["kind"]}, why, group="build"))
     office = int(club.get("office", 0))
     track = club.get("board", {}).get("office") or [{"cost": s.cost, "vp": s.vp} for s in board.office]
@@ -189,6 +190,16 @@ def asks(profile: Profile, game: dict[str, Any] | None) -> list[dict[str, Any]]:
                         "hint": "The table cannot check this Objective by itself: look at the card and say.",
                         "options": [_option(label, {"type": "objective_result", "seat": seat, "result": value})
                                     for value, label in RESULTS]})
+    return out + module_asks(game)
+
+
+def module_asks(game: dict[str, Any]) -> list[dict[str, Any]]:
+    """The steps a game's rule modules ask of the page, as their part of the view words and builds them (``asks``:
+    seat, need, title, hint and options, each a complete engine event with the fields a person picks first)."""
+    out: list[dict[str, Any]] = []
+    for part in (game.get("modules") or {}).values():
+        if isinstance(part, dict):
+            out.extend(a for a in part.get("asks", []) if isinstance(a, dict) and a.get("options"))
     return out
 
 

@@ -197,7 +197,8 @@ def _on_top(tx: Tx) -> None:
     if card is None:
         raise E.NotAllowed(UNKNOWN.format(card=card_id, known=", ".join(f"{c.id} ({c.number})" for c in deck.cards)))
     tx.put_slice(NAME, evolve(_mine(tx.state), top=card.id))
-    tx.say("market_top", None, TOP_SET.format(number=card.number, name=card.name), card=card.id, number=card.number)
+    tx.say("market_top", None, TOP_SET.format(number=card.number, name=card.name), transfer_card=card.id,
+           number=card.number)
 
 
 def _setup_busy(state: State) -> bool:
@@ -207,7 +208,7 @@ def _setup_busy(state: State) -> bool:
 
 def _awaiting(state: State) -> list[dict[str, Any]]:
     if state.stage == "setup" and not _mine(state).top and state.clubs:
-        return [{"seat": None, "need": "market_top", "text": NEED_TOP}]
+        return [{"seat": None, "need": "market_top", "text": NEED_TOP, "page": True}]
     return []
 
 
@@ -260,12 +261,12 @@ def _sold(tx: Tx, seat: int, card_id: str) -> None:
         bonus = card.bonuses[number - 1]
         text = SOLD_BONUS.format(card=card.title, seat=seat, words=f"{bonus.gives()} ({bonus.who()})", name=name,
                                  next=after.title)
-        tx.say("market", seat, text, card=card.id, bonus=number, budget=bonus.budget, vp=bonus.vp, sold=card_id,
-               top=after.id)
+        tx.say("market", seat, text, transfer_card=card.id, bonus=number, budget=bonus.budget, vp=bonus.vp, sold=card_id,
+               top=after.id, next=after.title, next_number=after.number)
     else:
         why = WHY_KEEPER if card_id in deck.goalkeepers else WHY_NO_FIT
-        tx.say("market", seat, SOLD_NONE.format(card=card.title, name=name, why=why, next=after.title), card=card.id,
-               bonus=0, budget=0, vp=0, sold=card_id, top=after.id)
+        tx.say("market", seat, SOLD_NONE.format(card=card.title, name=name, why=why, next=after.title), transfer_card=card.id,
+               bonus=0, budget=0, vp=0, sold=card_id, top=after.id, next=after.title, next_number=after.number)
 
 
 # -- the page ---------------------------------------------------------------------------------------------------
@@ -321,8 +322,14 @@ def _view(profile: Any, state: State, viewer: Any) -> list[tuple[str, Any]]:
                                  for c in deck.cards]})
     elif state.stage in ("tuesday", "wednesday", "thursday"):
         asks.extend(_sale_asks(profile, state))
+    if mine.top:
+        items = [f"On top: {order[0].title}: " + "; ".join(b.words() for b in order[0].bonuses),
+                 "Then: " + ", ".join(str(c.number) for c in order[1:])]
+    else:
+        items = ["The table has not said yet which Transfer card lies on top."]
+    panel = {"title": "Market: the Transfer card on top gives a bonus to the next footballer sold", "items": items}
     return [(NAME, {"top": mine.top or None, "deck": [_card_view(c) for c in order],
-                    "goalkeepers": sorted(deck.goalkeepers), "asks": asks})]
+                    "goalkeepers": sorted(deck.goalkeepers), "asks": asks, "panel": panel})]
 
 
 def _candidates(profile: Any, state: State, need: dict[str, Any]) -> list[dict[str, Any]]:

@@ -69,9 +69,12 @@ def _board(profile: Any, state: State, seat: int | None, board: Board) -> Board:
 
 
 def _view(profile: Any, state: State, viewer: Any) -> list[tuple[str, Any]]:
-    return [(NAME, {"kinds": [
-        {"kind": k.id, "name": k.name, "cost": k.cost, "vp": k.vp, "production": any(a.timing == "production" for a in k.abilities),
-         "text": " ".join(a.text for a in k.abilities if a.text)} for k in kinds_of(profile)]})]
+    kinds = [{"kind": k.id, "name": k.name, "cost": k.cost, "vp": k.vp,
+              "production": any(a.timing == "production" for a in k.abilities),
+              "text": " ".join(a.text for a in k.abilities if a.text)} for k in kinds_of(profile)]
+    panel = {"title": "New Stadium Infrastructure (built on an empty improvement space)",
+             "items": [f"{k['name']} ({k['cost']} €, {k['vp']} VP): {k['text']}" for k in kinds]}
+    return [(NAME, {"kinds": kinds, "panel": panel})]
 
 
 NEW_INFRASTRUCTURE = host.register(host.Module(

@@ -24,16 +24,13 @@ from engine import errors as E
 from engine import host
 from engine.cards import RESULTS, Board, Effect, OfficeSpace, StatStep
 from engine.loader import (
-    FIELD_PROBLEM,
     MAINTENANCE_TRACKS,
-    DataError,
     Fields,
     consequence_table,
     maintenance_tracks,
     office_track,
     stat_step,
 )
-from engine.loader import _effects, _Refs  # the card files' own effect reader
 from engine.rules.context import field, seat_of
 from engine.rules.effects import Ctx, apply_effects, describe_effect
 from engine.state import State, evolve
@@ -158,7 +155,7 @@ def _effect_lists(parent: Fields, key: str) -> tuple[tuple[str, tuple[Effect, ..
     out = []
     for result in RESULTS:
         if result in table.data:
-            effects = _effects(table, result, _Refs())
+            effects = table.effects(result)
             if any(c.test == "roll" for e in effects for c in e.when):
                 table.fail(result, ROLL_WORDS)
             out.append((result, effects))
@@ -293,7 +290,8 @@ def _on_place(tx: Tx) -> None:
                 raise E.NotAllowed(NO_STANDS.format(name=card.name, number=number, printed=printed))
     tx.put_slice(NAME, evolve(mine, cards=mine.cards + ((seat, green.id, red.id),)))
     tx.say("unique_setup", seat, PLACED.format(seat=seat, green=green.name, green_text=green.green.text.rstrip("."),
-                                               red=red.name, red_text=red.red.text.rstrip(".")), green=green.id, red=red.id)
+                                               red=red.name, red_text=red.red.text.rstrip(".")), green=green.id, red=red.id,
+           names=[green.name, red.name])
 
 
 def _name(tx: Tx, card_id: str) -> str:
@@ -313,7 +311,7 @@ def _awaiting(state: State) -> list[dict[str, Any]]:
     if state.stage != "setup":
         return []
     mine = _mine(state)
-    return [{"seat": c.seat, "need": "unique_setup", "text": NEED.format(seat=c.seat)}
+    return [{"seat": c.seat, "need": "unique_setup", "text": NEED.format(seat=c.seat), "page": True}
             for c in state.clubs if mine.of(c.seat) is None]
 
 
@@ -340,12 +338,9 @@ def seat_board(profile: Any, green: str, red: str, board: Board) -> Board:
 
 
 def _board(profile: Any, state: State, seat: int | None, board: Board) -> Board:
-    if seat is None:
-        return board
-    found = _mine(state).of(seat)
-    if found is None:
-        return board
-    return seat_board(profile, found[0], found[1], board)
+    # the host keeps each answer until a slice changes; seat_board keeps each club's tables for its two cards
+    cards = _mine(state).of(seat) if seat is not None else None
+    return board if cards is None else seat_board(profile, cards[0], cards[1], board)
 
 
 def _after_match(tx: Tx, seat: int) -> None:
@@ -389,7 +384,10 @@ def _view(profile: Any, state: State, viewer: Any) -> list[tuple[str, Any]]:
                     "options": [{"label": "Place these", "event": {"type": "unique_setup", "seat": club.seat},
                                  "fields": [{"name": "green", "label": "Green side up", "choices": free},
                                             {"name": "red", "label": "Red side up", "choices": free[1:] + free[:1]}]}]})
-    return [(NAME, {"placed": placed, "cards": [{"id": c.id, "name": c.name, "green": _side_view(c, "green"),
+    clubs = {seat: [{"title": "Unique Setup cards", "items": [
+        f"{side['name']} ({side['side']}): " + ("; ".join(side["changes"]) or side["text"]) for side in (sides["green"], sides["red"])]}]
+        for seat, sides in placed.items()}
+    return [(NAME, {"placed": placed, "clubs": clubs, "cards": [{"id": c.id, "name": c.name, "green": _side_view(c, "green"),
                                                  "red": _side_view(c, "red")} for c in deck], "asks": asks})]
 
 

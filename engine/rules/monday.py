@@ -55,7 +55,7 @@ def begin_monday(tx: Tx) -> None:
                 if ability.timing == "production":
                     name = tx.kind_name(source, club.seat)
                     said = ability.text or "Production."
-                    tx.say("token_production", club.seat, f"Seat {club.seat}'s {name} — {said}", card=source)
+                    tx.say("token_production", club.seat, f"Seat {club.seat}'s {name} — {said}", infrastructure=source, name=name)
                     apply_effects(tx, ability.effects, Ctx(seat=club.seat, source=source, label=name))
         for source, abilities in sources:
             apply_abilities(tx, abilities, "monday", Ctx(seat=club.seat, source=source, label=tx.name(source)))

@@ -1,6 +1,6 @@
 // The table view: status, League table, clubs and the latest announcements, redrawn on every snapshot.
 import {cardNames, fill, live} from "./common.js";
-import {betBoard, club, finalScoring, league, logItem, readable, status} from "./view.js";
+import {betBoard, club, finalScoring, league, logItem, panels, readable, status} from "./view.js";
 
 await cardNames();
 live((snapshot) => {
@@ -14,6 +14,10 @@ live((snapshot) => {
   const bets = betBoard(game);
   document.getElementById("betting").hidden = !bets;
   fill(document.getElementById("betting"), bets);
+  const modulePanels = panels(game);
+  const box = document.getElementById("panels");
+  box.hidden = !modulePanels.length;
+  fill(box, modulePanels);
   fill(document.getElementById("clubs"), (game?.clubs || []).map((c) => club(c, game)));
   fill(document.getElementById("recent"), (snapshot.log || []).filter(readable).slice(-6).reverse().map(logItem));
 });

@@ -20,7 +20,7 @@ export function status(game) {
   if (game.turn) parts.push(`Seat ${game.turn}'s turn`);
   const waits = (game.awaiting || []).filter((w) => waitText(w));
   const onPage = (w) => (["lineup", "kickoff"].includes(w.need) ? [" ", h("a", {href: "/lineup"}, "Open the Lineup page")]
-    : ["action", "suspensions", "objective_result", "bet", "betting_cards"].includes(w.need) && document.body.dataset.page !== "play"
+    : (w.page || ["action", "suspensions", "objective_result", "bet", "betting_cards"].includes(w.need)) && document.body.dataset.page !== "play"
       && !document.getElementById("asks") ? [" ", h("a", {href: "/play"}, "Open the Play page")] : null);
   // Which rules the game plays (the engine's own line): the Table page and the TV say it under the stage.
   const rules = game.game?.titles?.length ? h("p", {class: "rules", id: "game-rules"}, game.game.text) : null;
@@ -144,10 +144,29 @@ export function club(c, game) {
     h("h4", {}, "Sponsors"), sponsors(c.sponsors),
     h("h4", {}, "Staff by set"), staffBySet(c.staff),
     h("h4", {}, "Infrastructure"), chips((c.infrastructure || []).map(nameOf), "Nothing built yet."),
+    moduleNotes(game, c.seat),
     h("h4", {}, "Players"), players(c.players),
     (c.objective || (c.tactics || []).length) ? h("p", {class: "hint"},
       c.objective ? `Objective: ${cardName(c.objective)}${c.objective_result ? ` (${c.objective_result})` : ""}. ` : "",
       (c.tactics || []).length ? `Tactics: ${c.tactics.map(cardName).join(", ")}.` : "") : null);
+}
+
+/** What the game's rule modules say about one club (its Unique Setup cards...), in the engine's words. */
+function moduleNotes(game, seat) {
+  const out = [];
+  for (const part of Object.values(game?.modules || {})) {
+    for (const note of part?.clubs?.[String(seat)] || []) {
+      out.push(h("div", {class: "module-note"}, h("h4", {}, note.title), h("ul", {class: "notes"}, (note.items || []).map((i) => h("li", {}, i)))));
+    }
+  }
+  return out;
+}
+
+/** What the game's rule modules show the whole table (the Market deck, the new tokens), in the engine's words. */
+export function panels(game) {
+  return Object.entries(game?.modules || {}).filter(([, part]) => part?.panel).map(([name, part]) =>
+    h("section", {class: "module-panel", dataset: {module: name}}, h("h2", {}, part.panel.title),
+      h("ul", {class: "notes"}, (part.panel.items || []).map((i) => h("li", {}, i)))));
 }
 
 function strengths(list) { return list && list.length ? list.join("+") : "–"; }

@@ -54,7 +54,7 @@ def test_the_setup_waits_for_the_table_to_say_which_transfer_card_is_on_top() ->
     profile = demo()
     state = _setup(profile)
     assert state.stage == "setup" and state.first_seat == 1  # the First player is named, the Market deck is not laid
-    assert state.awaiting == ({"seat": None, "need": "market_top", "text": M.NEED_TOP},)
+    assert state.awaiting == ({"seat": None, "need": "market_top", "text": M.NEED_TOP, "page": True},)
     assert refused(profile, state, {"type": "market_top", "card": "tr_9"}, E.NotAllowed).startswith(
         'There is no Transfer card "tr_9" in this deck. Transfer cards: tr_1 (1), tr_2 (2)')
     step = engine.apply(profile, state, {"type": "market_top", "card": "tr_5"})

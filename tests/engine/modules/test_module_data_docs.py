@@ -1,0 +1,45 @@
+"""engine/DATA.md's examples of the Market, Unique Setup and New Stadium Infrastructure files load as they are written."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine.loader import DEMO_FOLDER, clear_cache
+
+TEXT = (Path(engine.__file__).parent / "DATA.md").read_text(encoding="utf-8")
+
+
+def _example(file: str) -> str:
+    """The toml block under the section that names ``file``."""
+    section = TEXT[TEXT.index(f"(`{file}`"):]
+    return re.search(r"```toml\n(.*?)```", section, re.S).group(1)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("file, module", [("market.toml", "market"), ("unique_setup.toml", "unique_setup"),
+                                          ("new_infrastructure.toml", "new_infrastructure")])
+def test_each_module_file_example_in_the_guide_loads(tmp_path: Path, file: str, module: str) -> None:
+    block = _example(file)
+    folder = tmp_path / "deck"
+    shutil.copytree(DEMO_FOLDER, folder)
+    demo = (folder / file).read_text(encoding="utf-8")
+    ids = [item["id"] for key in ("card", "infrastructure") for item in tomllib.loads(block).get(key, [])]
+    # the example stands in for the demo's item of the same id
+    for item_id in ids:
+        head = "[[card]]" if "[[card]]" in block else "[[infrastructure]]"
+        start = demo.find(f'{head}\nid = "{item_id}"')
+        if start >= 0:
+            end = demo.find(head, start + 1)
+            demo = demo[:start] + (demo[end:] if end >= 0 else "")
+    if "goalkeepers" in block:
+        demo = demo.replace("goalkeepers = []", "")
+    (folder / file).write_text(block + "\n" + demo, encoding="utf-8")
+    clear_cache()
+    data = engine.load_profile(folder).module_data[module][file]
+    found = data.cards if hasattr(data, "cards") else data
+    assert {getattr(x, "id") for x in found} >= set(ids)
