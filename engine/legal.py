@@ -299,7 +299,9 @@ def setup_events(profile: Profile, seats: Sequence[int], picks: Sequence[int] = 
 def table_setup(profile: Profile, events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """What the table still deals at setup once every club has its cards: for each need of the table's own (a
     module's, e.g. the Opponent cards under the remaining Betting tokens), the first legal event the game's modules
-    offer, in deck order.  Empty when the setup is refused before that (the refusal is the setup's own)."""
+    offer, in deck order.  Empty when the setup is refused before that (the refusal is the setup's own).  A need
+    marked ``page`` is what the people at the table did with their own hands (where the Market deck was cut): they
+    say it on the Play page, and the deal never decides it for them."""
     try:
         state = replay(profile, events)
     except EngineError:
@@ -307,7 +309,8 @@ def table_setup(profile: Profile, events: Sequence[Mapping[str, Any]]) -> list[d
     rules = host.rules_for(state.game)
     out: list[dict[str, Any]] = []
     for _ in range(8):  # a bound: each need is answered once
-        need = next((n for n in state.awaiting if n["seat"] is None and n["need"] not in ("club", "first_player")), None)
+        need = next((n for n in state.awaiting if n["seat"] is None and not n.get("page")
+                     and n["need"] not in ("club", "first_player")), None)
         if need is None:
             break
         for event in rules.candidates(profile, state, need):  # type: ignore[attr-defined]
