@@ -675,9 +675,13 @@ def infrastructure_kinds(parent: _Fields, key: str, refs: _Refs | None = None) -
     kinds = []
     for i, item in enumerate(parent.list(key, _REQUIRED, f"[[{key}]] tables")):
         kind = _Fields(parent.where, item, f"{parent.name(key)}[{i + 1}]")
+        ident = kind.str("id")
+        # once its id is read, a problem names the token as a card's names the card
+        kind = _Fields(f"{parent.where}, token {ident}", item)
+        kind.used.add("id")
         kinds.append(
             InfrastructureKind(
-                id=kind.str("id"),
+                id=ident,
                 name=kind.str("name"),
                 cost=kind.int("cost", 0, 20),
                 vp=kind.int("vp", 0, 20),

@@ -32,10 +32,10 @@ SAME_ID: Final = 'id "{id}" is a Stadium Infrastructure kind of board.toml alrea
 def _read(fields: Fields, cards: Mapping[str, Any]) -> tuple[InfrastructureKind, ...]:
     """Read ``new_infrastructure.toml``: ``[[infrastructure]]`` tables as in board.toml, each on an improvement space."""
     kinds = infrastructure_kinds(fields, "infrastructure")
-    for i, kind in enumerate(kinds, start=1):
+    for kind in kinds:
         if kind.space != SPACE or kind.stands or kind.adboard_slots:
             field = "stands" if kind.stands else "adboard_slots" if kind.adboard_slots else "space"
-            raise DataError(FIELD_PROBLEM.format(where=FILE, field=f"infrastructure[{i}].{field}", problem=ON_IMPROVEMENT))
+            raise DataError(FIELD_PROBLEM.format(where=f"{FILE}, token {kind.id}", field=field, problem=ON_IMPROVEMENT))
     fields.done()
     return kinds
 
@@ -43,9 +43,9 @@ def _read(fields: Fields, cards: Mapping[str, Any]) -> tuple[InfrastructureKind,
 def _check(kinds: tuple[InfrastructureKind, ...], board: Board) -> None:
     """The new tokens' ids differ from the board's own kinds."""
     ids = {k.id for k in board.infrastructure}
-    for i, kind in enumerate(kinds, start=1):
+    for kind in kinds:
         if kind.id in ids:
-            raise DataError(FIELD_PROBLEM.format(where=FILE, field=f"infrastructure[{i}].id", problem=SAME_ID.format(id=kind.id)))
+            raise DataError(FIELD_PROBLEM.format(where=f"{FILE}, token {kind.id}", field="id", problem=SAME_ID.format(id=kind.id)))
 
 
 def kinds_of(profile: Any) -> tuple[InfrastructureKind, ...]:
@@ -80,8 +80,8 @@ def _view(profile: Any, state: State, viewer: Any) -> list[tuple[str, Any]]:
 NEW_INFRASTRUCTURE = host.register(host.Module(
     name=NAME,
     title="New Stadium Infrastructure",
-    doc="003 l.277–287: five new Stadium Infrastructure tokens, most with Production on Monday, built on the "
-        "Stadium board's empty improvement spaces.",
+    doc="Five new Stadium Infrastructure tokens, most with Production on Monday, built on the Stadium board's empty "
+        "improvement spaces (003 l.277–287).",
     hooks={"board": _board, "view": _view},
     data=(host.DataFile(FILE, _read, doc="the new tokens, written as board.toml's [[infrastructure]]", check=_check),),
 ))

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from engine import errors as E
 from engine.loader import DEMO_FOLDER, clear_cache
 
 TEXT = (Path(engine.__file__).parent / "DATA.md").read_text(encoding="utf-8")
@@ -43,3 +44,21 @@ def test_each_module_file_example_in_the_guide_loads(tmp_path: Path, file: str, 
     data = engine.load_profile(folder).module_data[module][file]
     found = data.cards if hasattr(data, "cards") else data
     assert {getattr(x, "id") for x in found} >= set(ids)
+
+
+@pytest.mark.parametrize("file, module, title", [("market.toml", "market", "Market transfer cards"),
+                                                 ("unique_setup.toml", "unique_setup", "Unique Setup cards"),
+                                                 ("new_infrastructure.toml", "new_infrastructure", "New Stadium Infrastructure")])
+def test_a_deck_without_the_modules_file_cannot_play_it(tmp_path: Path, file: str, module: str, title: str) -> None:
+    """A deck of its own (no ``inherit``) that leaves out a module's table plays the base game, never that module."""
+    folder = tmp_path / "own"
+    shutil.copytree(DEMO_FOLDER, folder)
+    (folder / file).unlink()
+    (folder / "profile.toml").write_text('name = "Own deck"\n')
+    clear_cache()
+    profile = engine.load_profile(folder)
+    assert engine.game_problem([module], {}, profile) == E.MODULE_DATA_MISSING.format(
+        profile="Own deck", file=file, title=title)
+    offered = next(m for m in engine.modules(profile) if m["name"] == module)
+    assert offered["available"] is False
+    assert engine.game_problem([], {}, profile) is None

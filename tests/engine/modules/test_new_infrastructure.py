@@ -119,14 +119,16 @@ KIND = '[[infrastructure]]\nid = "gym"\nname = "Gym"\ncost = 3\nvp = 1\n'
 
 
 @pytest.mark.parametrize("text, message", [
-    (KIND + 'space = "stands"\n', 'new_infrastructure.toml, field "infrastructure[1].space": a new token is built on an empty improvement space'),
-    (KIND + "stands = 1\n", 'new_infrastructure.toml, field "infrastructure[1].stands": a new token is built on an empty improvement space'),
-    (KIND.replace('"gym"', '"lighting"'), 'new_infrastructure.toml, field "infrastructure[1].id": id "lighting" is a Stadium Infrastructure kind of board.toml already'),
+    (KIND + 'space = "stands"\n', 'new_infrastructure.toml, token gym, field "space": a new token is built on an empty improvement space'),
+    (KIND + "stands = 1\n", 'new_infrastructure.toml, token gym, field "stands": a new token is built on an empty improvement space'),
+    (KIND.replace('"gym"', '"lighting"'), 'new_infrastructure.toml, token lighting, field "id": id "lighting" is a Stadium Infrastructure kind of board.toml already'),
     (KIND + 'abilities = [{ timing = "production", effects = [{ op = "gain", resource = "gold", amount = 1 }] }]\n',
-     'new_infrastructure.toml, field "infrastructure[1].abilities[1].effects[1].resource": expected one of "budget"'),
-    (KIND + "colour = 1\n", 'new_infrastructure.toml, field "infrastructure[1].colour": unknown field'),
+     'new_infrastructure.toml, token gym, field "abilities[1].effects[1].resource": expected one of "budget"'),
+    (KIND + "colour = 1\n", 'new_infrastructure.toml, token gym, field "colour": unknown field'),
+    (KIND.replace('id = "gym"\n', ''), 'new_infrastructure.toml, field "infrastructure[1].id": missing'),
+    (KIND.replace("cost = 3", "cost = 30"), 'new_infrastructure.toml, token gym, field "cost": expected a whole number'),
 ])
-def test_bad_new_infrastructure_data_is_refused_on_load_naming_the_file_and_the_field(tmp_path: Path, text: str, message: str) -> None:
+def test_bad_new_infrastructure_data_is_refused_on_load_naming_the_file_the_token_and_the_field(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(DataError) as info:
         _deck(tmp_path, text)
     assert str(info.value).startswith(message)
