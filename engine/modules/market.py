@@ -341,8 +341,8 @@ def _candidates(profile: Any, state: State, need: dict[str, Any]) -> list[dict[s
 MARKET = host.register(host.Module(
     name=NAME,
     title="Market transfer cards",
-    doc="003 l.229–237: a deck of six Transfer cards changes the price of each footballer sold; the top card goes to "
-        "the bottom after every sale.",
+    doc="A deck of six Transfer cards changes the price of each footballer sold: the top card gives its bonus, then "
+        "goes to the bottom (003 l.229–237).",
     events={"market_top": host.EventSpec("card: the Transfer card on top of the Market deck once it is laid "
                                          "(setup)", _on_top)},
     hooks={"sale_price": _sale_price, "sold": _sold, "busy": _setup_busy, "awaiting": _awaiting, "view": _view,

@@ -406,7 +406,7 @@ def _candidates(profile: Any, state: State, need: dict[str, Any]) -> list[dict[s
 UNIQUE_SETUP = host.register(host.Module(
     name=NAME,
     title="Unique Setup cards",
-    doc="003 l.187–219: each club plays two cards, one green side up and one red, that change its own board tables.",
+    doc="Each club plays two cards, one green side up and one red, that change its own board tables (003 l.187–219).",
     events={"unique_setup": host.EventSpec("seat, green, red: the Unique Setup cards the club plays green side up "
                                            "and red side up (setup)", _on_place)},
     hooks={"board": _board, "after_match": _after_match, "busy": _setup_busy, "awaiting": _awaiting, "view": _view,

@@ -5,12 +5,16 @@ Table page shows the Market deck, the new tokens and each club's cards."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, expect
+
+import engine
+from device.table_file import SIM_TABLE
 
 from tests.e2e.touchline_run import TouchlineRun
 
@@ -27,20 +31,29 @@ def _state(running: TouchlineRun) -> dict[str, Any]:
 
 
 def test_the_play_page_lays_the_market_deck_and_each_clubs_unique_setup_cards(browser: Browser, tmp_path: Path) -> None:  # noqa: F811
-    with TouchlineRun(tmp_path / "t.db") as running, httpx.Client(base_url=running.url, timeout=10) as http:
+    table_file = tmp_path / "table.toml"  # the owner's default game: the three modules
+    table_file.write_text(SIM_TABLE.read_text() + f"\n[game]\nmodules = {json.dumps(MODULES)}\n")
+    with TouchlineRun(tmp_path / "t.db", table=table_file) as running, httpx.Client(base_url=running.url, timeout=10) as http:
         csrf = running.unlock(http)
-        answer = http.post("/api/actions/new-game", headers=csrf, json={
-            "clubs": [{"seat": 1, "name": "Reds"}, {"seat": 2, "name": "Blues"}], "modules": MODULES})
-        assert answer.status_code == 200, answer.text
-        game = _state(running)
-        assert game["stage"] == "setup"  # dealt and the First player named: the modules' cards are still to come
-        assert {w["need"] for w in game["awaiting"]} == {"market_top", "unique_setup"}
-
         visits = Visits(browser, viewport={"width": 1366, "height": 900})
         page = visits.page(running.url + "/admin")
         page.fill("#pin", running.pin)
         page.click("#login button[type=submit]")
         expect(page.locator("#unlocked")).to_be_visible()
+        described = {m["name"]: m for m in engine.modules(engine.load_profile())}
+        for name in MODULES:  # New game offers each module as the engine describes it, the table file's chosen
+            module = page.locator(f'#modules .module[data-module="{name}"]')
+            expect(module.locator("input[name=module]")).to_be_checked()
+            expect(module).to_contain_text(described[name]["doc"])
+        page.locator("#modules").scroll_into_view_if_needed()
+        shoot(page, "admin-module-cards")
+        page.click("#newgame-start")
+        expect(page.locator("#newgame-msg")).to_contain_text("The game has started")
+        game = _state(running)
+        assert sorted(game["game"]["modules"]) == sorted(MODULES)
+        assert game["stage"] == "setup"  # dealt and the First player named: the modules' cards are still to come
+        assert {w["need"] for w in game["awaiting"]} == {"market_top", "unique_setup"}
+
         page.goto(running.url + "/play")
         top = page.locator('.ask[data-need="market_top"]')
         expect(top).to_contain_text("The Market deck: which Transfer card is on top?")
@@ -67,9 +80,9 @@ def test_the_play_page_lays_the_market_deck_and_each_clubs_unique_setup_cards(br
         expect(table.locator('.module-panel[data-module="market"]')).to_contain_text(
             "On top: Transfer card 3 (Strikers wanted): Forwards: +3 €; Midfielders: +1 €")
         expect(table.locator('.module-panel[data-module="new_infrastructure"]')).to_contain_text("Youth Academy (4 €, 2 VP)")
-        reds = table.locator('.club[data-seat="1"]')
-        expect(reds).to_contain_text("Family stand (green): Stands #2 takes 2 Fanbase")
-        expect(reds).to_contain_text("Boardroom politics (red): Office track: 4 € / 2 VP")
+        seat1 = table.locator('.club[data-seat="1"]')
+        expect(seat1).to_contain_text("Family stand (green): Stands #2 takes 2 Fanbase")
+        expect(seat1).to_contain_text("Boardroom politics (red): Office track: 4 € / 2 VP")
         shoot(table, "table-module-cards")
 
         # the Play page builds on the seat's own Stadium board, new tokens included, saying what each does
@@ -77,7 +90,7 @@ def test_the_play_page_lays_the_market_deck_and_each_clubs_unique_setup_cards(br
         page.goto(running.url + "/play")
         build = page.locator('.ask[data-need="action"] .choice[data-group="build"]')
         expect(build.filter(has_text="Build Youth Academy (4 €, 2 VP) — Production: gain 1 Fitness")).to_have_count(1)
-        # Reds' red card makes the Office dearer: its first space costs 4 €
+        # Seat 1's red card makes the Office dearer: its first space costs 4 €
         expect(page.locator('.choice[data-group="office"]')).to_contain_text("Move up the Office track to space 1 (4 €)")
         shoot(page, "play-module-build")
         visits.context.close()
