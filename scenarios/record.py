@@ -137,16 +137,22 @@ def play_setup(rec: Recorder) -> None:
     rec.check("Week 1 begins.", screen={"seat1.screen": "Wk 1/8 Mon"}, view={"stage": "monday", "week": 1})
 
 
+def board_meetings(rec: Recorder, week: int, seats: tuple[int, ...] = SEATS,
+                   kept: str = "The reroll windows close: the rolls are kept.") -> None:
+    """Monday: each seat taps its Board meeting card and rolls a die that decides; the rolls are kept."""
+    profile = rec.table.session.profile
+    for seat in seats:
+        card = f"bm_{(week - 1) * 4 + seat:02d}"
+        rec.tap(f"seat{seat}.tap", card, f"Week {week}, Monday: Seat {seat}'s Board meeting card, then its roll." if seat == seats[0] else None)
+        rec.press(f"seat{seat}.roll", [decisive_rolls(profile, seat)[0]])
+    rec.wait(comment=kept)
+    settle(rec, leave=("monday",))
+
+
 def play_week(rec: Recorder, week: int) -> None:
     """One week: Board meetings, one action on Tuesday, passes, Matchday, consequences."""
     table = rec.table
-    profile = table.session.profile
-    for seat in SEATS:
-        card = f"bm_{(week - 1) * 4 + seat:02d}"
-        rec.tap(f"seat{seat}.tap", card, f"Week {week}, Monday: Seat {seat}'s Board meeting card, then its roll." if seat == 1 else None)
-        rec.press(f"seat{seat}.roll", [decisive_rolls(profile, seat)[0]])
-    rec.wait(comment="The reroll windows close: the rolls are kept and the Directors' decisions apply.")
-    settle(rec, leave=("monday",))
+    board_meetings(rec, week, kept="The reroll windows close: the rolls are kept and the Directors' decisions apply.")
     # Tuesday: the seat whose turn it is does one thing, by week
     turn = table.view()["turn"]
     pad, button = f"seat{turn}.tap", f"seat{turn}.roll"
@@ -230,6 +236,15 @@ REFEREE_DICE = {1: (4, 1), 2: (1, 7), 3: (5, 8), 4: (6, 3)}
 """Each seat's referee (d6) and the d12 face it rolls, by seat: Friendly, Unjust, Goal eager and Perfectionist."""
 
 
+def referee_rolls(rec: Recorder, seat: int) -> None:
+    """Before the match the seat rolls its referee's d6, then the d12 of the tags he watches (`REFEREE_DICE`)."""
+    d6, d12 = REFEREE_DICE[seat]
+    rec.press(f"seat{seat}.roll", [d6], f"Seat {seat} rolls its referee's d6, then the d12 for the tags he watches." if seat == 1 else None)
+    rec.wait()
+    rec.press(f"seat{seat}.roll", [d12])
+    rec.wait()
+
+
 def play_modules_game(rec: Recorder) -> None:
     """A whole game with the Division and Referee modules: four clubs in Division 3 for four weeks; before each
     match the seat rolls its referee's d6 and d12 on its button; lineups field the clubs' footballers."""
@@ -246,12 +261,7 @@ def play_modules_game(rec: Recorder) -> None:
     rec.check("Week 1 begins; the game says its rules.", view={"stage": "monday", "week": 1, "weeks": MODULES_WEEKS,
                                                               "game.text": "Eleven with Division and Referee; Division 3, Weeks 4."})
     for week in range(1, MODULES_WEEKS + 1):
-        for seat in SEATS:
-            card = f"bm_{(week - 1) * 4 + seat:02d}"
-            rec.tap(f"seat{seat}.tap", card, f"Week {week}, Monday: Seat {seat}'s Board meeting card, then its roll." if seat == 1 else None)
-            rec.press(f"seat{seat}.roll", [decisive_rolls(profile, seat)[0]])
-        rec.wait(comment="The reroll windows close: the rolls are kept.")
-        settle(rec, leave=("monday",))
+        board_meetings(rec, week)
         while table.view()["stage"] in ("tuesday", "wednesday", "thursday"):
             rec.hold(f"seat{table.view()['turn']}.roll", "Every seat passes its turns." if table.view()["stage"] == "tuesday" else None)
         for seat in SEATS:
@@ -259,17 +269,9 @@ def play_modules_game(rec: Recorder) -> None:
             lineup = {k: v for k, v in auto_lineup(profile, state).items() if k not in ("seat", "type")}
             rec.page({"type": "lineup", "seat": seat, **lineup},
                      f"Week {week}, Matchday: Seat {seat} fields its footballers from the page." if seat == 1 else None)
-            d6, d12 = REFEREE_DICE[seat]
-            rec.press(f"seat{seat}.roll", [d6], f"Seat {seat} rolls its referee's d6, then the d12 for the tags he watches." if seat == 1 else None)
-            rec.wait()
-            rec.press(f"seat{seat}.roll", [d12])
-            rec.wait()
+            referee_rolls(rec, seat)
         rec.check(f"Week {week}: Seat 1's referee is Friendly.", view={"modules.referee.1.referee": "Friendly"})
-        for seat in SEATS:
-            dealt = table.session.state.club(seat).opponents[week - 1]
-            rec.tap("shared.opponent", dealt, "The Opponent cards are turned over on the shared slot." if seat == 1 else None)
-            settle_seat(rec, seat)
-        settle(rec, leave=("matchday", "results", "end_of_round"))
+        _matches(rec, week)
     play_end(rec)
 
 
@@ -292,14 +294,19 @@ def settle_seat(rec: Recorder, seat: int) -> None:
         rec.wait()
 
 
+def _record(out: Path, file: str, play: Callable[[Recorder], None], title: str, about: str) -> None:
+    """Play ``play`` on a fresh simulated table and write what it did as ``out``/``file``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        with SimulatedTable.open(Path(tmp) / "game.db", strict_dice=True) as table:
+            rec = Recorder(table)
+            play(rec)
+            rec.write(out / file, title, about)
+
+
 def record_modules(out: Path) -> None:
     """Record scenarios/modules-game.toml."""
-    with tempfile.TemporaryDirectory() as tmp:
-        with SimulatedTable.open(Path(tmp) / "modules.db", strict_dice=True) as table:
-            rec = Recorder(table)
-            play_modules_game(rec)
-            rec.write(out / "modules-game.toml", "A whole game in Division 3 with the Referee rules",
-                      "A whole four-club game with the Division and Referee modules, on the simulated table.")
+    _record(out, "modules-game.toml", play_modules_game, "A whole game in Division 3 with the Referee rules",
+            "A whole four-club game with the Division and Referee modules, on the simulated table.")
 
 
 BETTING_WEEKS = 3
@@ -327,12 +334,7 @@ def play_betting_game(rec: Recorder) -> None:
               view={"stage": "monday", "week": 1, "weeks": BETTING_WEEKS,
                     "game.text": "Eleven with Division, Betting and New Objective cards; Division 3, Weeks 3."})
     for week in range(1, BETTING_WEEKS + 1):
-        for seat in BETTING_SEATS:
-            card = f"bm_{(week - 1) * 4 + seat:02d}"
-            rec.tap(f"seat{seat}.tap", card, f"Week {week}, Monday: Seat {seat}'s Board meeting card, then its roll." if seat == 1 else None)
-            rec.press(f"seat{seat}.roll", [decisive_rolls(profile, seat)[0]])
-        rec.wait(comment="The reroll windows close: the rolls are kept.")
-        settle(rec, leave=("monday",))
+        board_meetings(rec, week, BETTING_SEATS)
         while table.view()["stage"] in ("tuesday", "wednesday", "thursday"):
             rec.hold(f"seat{table.view()['turn']}.roll", "Every seat passes its turns." if table.view()["stage"] == "tuesday" else None)
         rec.check(f"Week {week}: after Thursday, the Betting.", view={"stage": "betting"})
@@ -361,13 +363,8 @@ def play_betting_game(rec: Recorder) -> None:
 
 def record_betting(out: Path) -> None:
     """Record scenarios/betting-game.toml."""
-    with tempfile.TemporaryDirectory() as tmp:
-        with SimulatedTable.open(Path(tmp) / "betting.db", strict_dice=True) as table:
-            rec = Recorder(table)
-            play_betting_game(rec)
-            rec.write(out / "betting-game.toml", "A whole three-club game with Betting and the New Objective cards",
-                      "A whole three-club game in Division 3 with the Betting and New Objective cards modules, on "
-                      "the simulated table.")
+    _record(out, "betting-game.toml", play_betting_game, "A whole three-club game with Betting and the New Objective cards",
+            "A whole three-club game in Division 3 with the Betting and New Objective cards modules, on the simulated table.")
 
 
 CARDS_WEEKS = 4
@@ -379,21 +376,16 @@ BUILDS = {1: "training_camp", 2: "youth_academy", 3: "tunnel", 4: "kids_fan_zone
 """What the seat on turn builds on Tuesday of each week (a new token from week 2)."""
 
 
-def play_cards_game(rec: Recorder) -> None:
-    """A whole game with the Market transfer cards, the Unique Setup cards and the new Stadium Infrastructure: the
-    page lays the Market deck and each club's cards; each Tuesday the seat on turn builds on its own Stadium board;
-    in week 1 Seat 1 trains its Veteran in its new training camp and sells him on Thursday with a tap and a press,
-    taking the top Transfer card's bonus; Seat 1 fills the Stands its green card enlarged."""
-    from engine.legal import auto_lineup
+def _clubs_with_their_starters(objectives: dict[int, str] | None = None) -> list[dict[str, Any]]:
+    """The four clubs of the page's new game with their Directors and starting pair named, their Opponents left to
+    the table's deal (and the Objective cards given, else the usual ones)."""
+    return [{**{k: v for k, v in c.items() if k != "opponents"}, "directors": list(DIRECTORS[c["seat"]]),
+             "veteran": STARTERS[c["seat"]][0], "youngster": STARTERS[c["seat"]][1],
+             **({"objective": objectives[c["seat"]]} if objectives else {})} for c in new_game_action()["clubs"]]
 
-    table = rec.table
-    profile = table.session.profile
-    action = new_game_action()
-    action["clubs"] = [{**{k: v for k, v in c.items() if k != "opponents"}, "directors": list(DIRECTORS[c["seat"]]),
-                        "veteran": STARTERS[c["seat"]][0], "youngster": STARTERS[c["seat"]][1]} for c in action["clubs"]]
-    action.update(modules=["market", "unique_setup", "new_infrastructure"], options={"weeks": CARDS_WEEKS}, deal=True)
-    rec.page(action, "The page starts a four-week game with the Market transfer cards, the Unique Setup cards and the "
-                     "new Stadium Infrastructure; the table deals each club's Opponents.")
+
+def _cards_setup(rec: Recorder) -> None:
+    """The steps of the setup the table cannot sense: the Market deck's cut and each club's Unique Setup cards."""
     rec.check("The setup waits for the Market deck and each club's Unique Setup cards.", view={"stage": "setup"})
     rec.page({"type": "market_top", "card": CARDS_TOP}, "The Transfer cards are laid in ascending order and cut: "
                                                         "the page says which card lies on top.")
@@ -403,27 +395,48 @@ def play_cards_game(rec: Recorder) -> None:
     rec.check("Week 1 begins with each club's own board tables.", view={
         "stage": "monday", "week": 1, "modules.market.top": CARDS_TOP, "clubs.0.board.stands": [1, 2],
         "clubs.0.board.office.0.cost": 4, "clubs.1.stadium.spaces.improvement.spaces": 5})
+
+
+def _lineup_on_own_stands(rec: Recorder, week: int, seat: int) -> None:
+    """A seat's lineup from the page, with as much Fanbase as the club's own Stands take."""
+    from engine.legal import auto_lineup
+
+    table = rec.table
+    state = table.session.state.club(seat)
+    lineup = {k: v for k, v in auto_lineup(table.session.profile, state).items() if k not in ("seat", "type")}
+    room = sum(club(table, seat)["board"]["stands"]) + sum(
+        1 for i in club(table, seat)["infrastructure"] if i["kind"] == "stands")
+    lineup["stands"] = min(room, state.res[1])
+    rec.page({"type": "lineup", "seat": seat, **lineup},
+             f"Week {week}, Matchday: lineups from the page, Fanbase on the clubs' own Stands." if seat == 1 else None)
+
+
+def _matches(rec: Recorder, week: int) -> None:
+    """The Opponent cards turned over on the shared slot, each seat's rolls after its match, the End of the week."""
+    table = rec.table
+    for seat in SEATS:
+        dealt = table.session.state.club(seat).opponents[week - 1]
+        rec.tap("shared.opponent", dealt, "The Opponent cards are turned over on the shared slot." if seat == 1 else None)
+        settle_seat(rec, seat)
+    settle(rec, leave=("matchday", "results", "end_of_round"))
+
+
+def play_cards_game(rec: Recorder) -> None:
+    """A whole game with the Market transfer cards, the Unique Setup cards and the new Stadium Infrastructure: the
+    page lays the Market deck and each club's cards; each Tuesday the seat on turn builds on its own Stadium board;
+    in week 1 Seat 1 trains its Veteran in its new training camp and sells him on Thursday with a tap and a press,
+    taking the top Transfer card's bonus; Seat 1 fills the Stands its green card enlarged."""
+    action = {**new_game_action(), "clubs": _clubs_with_their_starters(), "deal": True,
+              "modules": ["market", "unique_setup", "new_infrastructure"], "options": {"weeks": CARDS_WEEKS}}
+    rec.page(action, "The page starts a four-week game with the Market transfer cards, the Unique Setup cards and the "
+                     "new Stadium Infrastructure; the table deals each club's Opponents.")
+    _cards_setup(rec)
     for week in range(1, CARDS_WEEKS + 1):
-        for seat in SEATS:
-            card = f"bm_{(week - 1) * 4 + seat:02d}"
-            rec.tap(f"seat{seat}.tap", card, f"Week {week}, Monday: Seat {seat}'s Board meeting card, then its roll." if seat == 1 else None)
-            rec.press(f"seat{seat}.roll", [decisive_rolls(profile, seat)[0]])
-        rec.wait(comment="The reroll windows close: the rolls are kept.")
-        settle(rec, leave=("monday",))
+        board_meetings(rec, week)
         _cards_turns(rec, week)
         for seat in SEATS:
-            state = table.session.state.club(seat)
-            lineup = {k: v for k, v in auto_lineup(profile, state).items() if k not in ("seat", "type")}
-            room = sum(club(table, seat)["board"]["stands"]) + sum(
-                1 for i in club(table, seat)["infrastructure"] if i["kind"] == "stands")
-            lineup["stands"] = min(room, state.res[1])
-            rec.page({"type": "lineup", "seat": seat, **lineup},
-                     f"Week {week}, Matchday: lineups from the page, Fanbase on the clubs' own Stands." if seat == 1 else None)
-        for seat in SEATS:
-            dealt = table.session.state.club(seat).opponents[week - 1]
-            rec.tap("shared.opponent", dealt, "The Opponent cards are turned over on the shared slot." if seat == 1 else None)
-            settle_seat(rec, seat)
-        settle(rec, leave=("matchday", "results", "end_of_round"))
+            _lineup_on_own_stands(rec, week, seat)
+        _matches(rec, week)
     play_end(rec)
 
 
@@ -454,16 +467,61 @@ def _cards_turns(rec: Recorder, week: int) -> None:
 
 def record_cards(out: Path) -> None:
     """Record scenarios/module-cards-game.toml."""
-    with tempfile.TemporaryDirectory() as tmp:
-        with SimulatedTable.open(Path(tmp) / "cards.db", strict_dice=True) as table:
-            rec = Recorder(table)
-            play_cards_game(rec)
-            rec.write(out / "module-cards-game.toml", "A whole game with Market transfer cards, Unique Setup cards and the new Stadium Infrastructure",
-                      "A whole four-club game with the Market transfer cards, Unique Setup cards and New Stadium Infrastructure modules, on the simulated table.")
+    _record(out, "module-cards-game.toml", play_cards_game,
+            "A whole game with Market transfer cards, Unique Setup cards and the new Stadium Infrastructure",
+            "A whole four-club game with the Market transfer cards, Unique Setup cards and New Stadium Infrastructure "
+            "modules, on the simulated table.")
+
+
+EVERY_MODULE = ["division", "referee", "betting", "new_objectives", "market", "unique_setup", "new_infrastructure"]
+EVERY_WEEKS = 3
+EVERY_OBJECTIVES = {1: "obj_21", 2: "obj_17", 3: "obj_18", 4: "obj_20"}
+"""New Objective cards for every club (Well-oiled Machine, Green Them Down, Out of the Blue, Hat Trick): the table
+checks each from the clubs' results."""
+
+
+def play_every_module_game(rec: Recorder) -> None:
+    """A whole game with every module of one club's play at once, in Division 3: the Market deck and the Unique Setup
+    cards at the setup; each Tuesday the seat on turn builds on its own Stadium board (in week 1 a Veteran trained and
+    sold for the Transfer card's bonus); after Thursday seats 1 and 2 bet from the page and seats 3 and 4 hold their
+    buttons; before each match the seat rolls its referee's d6 and d12; the bets are settled at the End of each week
+    and the New Objective cards at the end of the game."""
+    action = {**new_game_action(), "clubs": _clubs_with_their_starters(EVERY_OBJECTIVES), "deal": True,
+              "modules": EVERY_MODULE, "options": {"division": 3, "weeks": EVERY_WEEKS}}
+    rec.page(action, "The page starts a three-week game in Division 3 with every module of one club's play; the "
+                     "table deals each club three Division 3 Opponent cards.")
+    _cards_setup(rec)
+    table = rec.table
+    for week in range(1, EVERY_WEEKS + 1):
+        board_meetings(rec, week)
+        _cards_turns(rec, week)
+        rec.check(f"Week {week}: after Thursday, the Betting.", view={"stage": "betting"})
+        rec.page({"type": "bet", "seat": 1, "on": "3/1/0/0|3/0/0/0", "stake": min(1, club(table, 1)["resources"]["budget"])},
+                 "Seat 1 bets on a border from the Play page, seat 2 on a space; seats 3 and 4 hold their buttons: no bet.")
+        rec.page({"type": "bet", "seat": 2, "on": "1/1/0/0", "stake": 0})
+        rec.hold("seat3.roll")
+        rec.hold("seat4.roll")
+        rec.check(f"Week {week}: every club has answered, the bets are shown.",
+                  view={"stage": "matchday", "modules.betting.revealed": True})
+        for seat in SEATS:
+            _lineup_on_own_stands(rec, week, seat)
+            referee_rolls(rec, seat)
+        rec.check(f"Week {week}: Seat 1's referee is Friendly.", view={"modules.referee.1.referee": "Friendly"})
+        _matches(rec, week)
+        rec.check(f"Week {week}'s bets are settled.", view={"modules.betting.settled.week": week})
+    rec.check("The game is over: every Objective was checked by the table.", screen={"seat1.screen": "Game over"},
+              view={"stage": "over"})
+
+
+def record_every_module(out: Path) -> None:
+    """Record scenarios/every-module-game.toml."""
+    _record(out, "every-module-game.toml", play_every_module_game, "A whole game with every module of one club's play",
+            "A whole four-club game in Division 3 with the Referee, Betting, New Objective cards, Market transfer "
+            "cards, Unique Setup cards and New Stadium Infrastructure modules at once, on the simulated table.")
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Record both shipped scenarios (into the folder given as the first argument, else next to this file)."""
+    """Record every shipped scenario (into the folder given as the first argument, else next to this file)."""
     out = Path(argv[0]) if argv else HERE
     with tempfile.TemporaryDirectory() as tmp:
         with SimulatedTable.open(Path(tmp) / "week.db", strict_dice=True) as table:
@@ -484,6 +542,7 @@ def main(argv: list[str] | None = None) -> int:
     record_modules(out)
     record_betting(out)
     record_cards(out)
+    record_every_module(out)
     return 0
 
 
