@@ -124,7 +124,6 @@ class GameView:
     def opponent(self, seat: int) -> str | None:
         """The Opponent card the seat's club plays this week."""
         club = self.state.club(seat)
-        week = self.state.week
-        if club is None or not 1 <= week <= len(club.opponents):
+        if club is None or self.state.week < 1:
             return None
-        return str(club.opponents[week - 1])
+        return engine.week_opponent(self.state, club)

@@ -24,6 +24,7 @@ from engine.legal import legal_events as _legal_events
 from engine.loader import load_profile as _load
 from engine.errors import EngineError
 from engine.reducer import GAME_DOC, GAME_EVENT, Step, apply, check_game, replay, why_not
+from engine.rules.league import week_opponent
 from engine.state import State
 from engine.views import final_scores, view
 
@@ -44,6 +45,7 @@ __all__ = [
     "replay",
     "undo",
     "view",
+    "week_opponent",
     "why_not",
 ]
 

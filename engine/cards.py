@@ -64,6 +64,8 @@ TIMINGS: Final[Mapping[str, str]] = MappingProxyType(
         "action": "a Tuesday-Thursday action of the card (once per round; exhausts the card); cost paid from the supply",
         "production": "every Monday, during Production (the Production keyword: it always applies, like an immediate bonus)",
         "monday": "every Monday, after Production",
+        "after_reveal": "Matchday, after the Opponent is revealed, before the effects before the match (footballers: only "
+                        "when the card plays; cost from assigned resources)",
         "before_match": "Matchday, before the match (footballers: only when the card plays; cost from assigned resources)",
         "during_match": "Matchday, during the match (footballers: only when the card plays; cost from assigned resources)",
         "after_match": "Matchday, after the result (footballers: only when the card plays; cost from assigned resources)",
@@ -481,6 +483,16 @@ class PlayerSide:
     experience: tuple[str, ...] = ()  # one entry per experience space: "played" or "scored"
     name: str = ""  # a side's own name, when it differs from the card's (the untrained side of a Youngster)
     tags: tuple[str, ...] = ()  # the three-letter tags printed on the side (003 l.82, l.98: NBL, STR, ...)
+    goalkeeper: Goalkeeper | None = None  # a Goalkeeper's gloves and luck (003 l.160, l.167), None for the others
+
+
+@dataclass(frozen=True, slots=True)
+class Goalkeeper:
+    """What a Goalkeeper card prints: the shots its gloves block in each half of a match between clubs (003 l.160)
+    and its luck, taken from the other club's die when a match between clubs ends level (l.167)."""
+
+    gloves: int
+    luck: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -123,6 +123,8 @@ SETUP_OPPONENT_WEEKS: Final = (
     "Seat {seat} was dealt {count} Opponent cards, but this game of {weeks} weeks deals {needed} to each club."
 )
 SETUP_OPPONENT_EMBLEM: Final = "Seat {seat}'s Opponent cards must all have different emblems; {team} appears twice."
+SETUP_OPPONENT_OFF_TABLE: Final = ("{name} ({card}) plays for a team that is not on this game's League table ({known}); "
+                                   "deal Opponent cards of those teams.")
 SETUP_INCOMPLETE: Final = "The game cannot start yet: {missing}."
 NOT_WAITING_ROLL: Final = "No roll is expected from {who} now."
 ROLL_RANGE: Final = "A {die} shows 1 to {faces}, not {value}."
@@ -166,6 +168,7 @@ STANDS_LIMIT: Final = "Seat {seat} has {stands} Stands; it cannot put {count} Fa
 ALREADY_LINED_UP: Final = "Seat {seat} has already set its lineup this Matchday."
 NO_LINEUP: Final = "Seat {seat} must set its lineup first."
 ALREADY_PLAYED: Final = "Seat {seat} has already played its match this week."
+NO_OPPONENT_CARD: Final = "Seat {seat} plays no Opponent card this week: its match is played as the game's rules for it say."
 AFTER_MATCH_OVER: Final = "Seat {seat} has rolled its Match consequence: the moment after the match is over."
 TACTIC_ONE: Final = "Seat {seat} has already played a Tactic card this match."
 SUSPENSION_CHOICE: Final = "Seat {seat} must name {count} Staff or Player card(s) for the Suspension tokens, one for each missing €."

@@ -66,7 +66,8 @@ class Phase:
     module is ``busy``.  ``step(tx)`` moves on inside the phase (the next seat's turn) and says whether it did.
     ``awaiting(state)`` lists the needs of the phase beyond the pending rolls and choices (public words only: a
     secret belongs in a module's view).  ``use_card(tx, seat, card)`` and ``pass_(tx, seat)`` say what the
-    ``use_card`` and ``pass`` events do in this phase (None: refused as belonging to another moment).
+    ``use_card`` and ``pass`` events do in this phase (None: refused as belonging to another moment), and
+    ``offers(tx, club)`` which optional abilities a club may use here (the page's ``may_use``).
     """
 
     name: str
@@ -79,6 +80,7 @@ class Phase:
     use_card: Fn | None = None  # use_card(tx, seat, card_id)
     pass_: Fn | None = None  # pass_(tx, seat)
     windows_closed: Fn | None = None  # windows_closed(tx): every club is done with its optional abilities here
+    offers: Fn | None = None  # offers(tx, club) -> [(card_id, Ability)]: the optional abilities it may use now
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +111,8 @@ class DataFile:
     ``DataError`` naming the file, the card and the field) and the deck's cards, and returns the module's data
     (immutable).  ``check(data, board)``, when given, then checks it against the deck's board profile (raising a
     ``DataError`` the same way).  A module whose ``required`` file is missing cannot be chosen for a game.
+    ``teams(data)`` names the Opponent teams the file brings (a League table extension), so Opponent cards of the
+    deck may play for them.
     """
 
     name: str
@@ -116,6 +120,7 @@ class DataFile:
     required: bool = True
     doc: str = ""
     check: Fn | None = None
+    teams: Fn | None = None  # teams(data) -> team ids the file adds to the deck (Opponent cards may name them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +162,10 @@ HOOKS: Final[Mapping[str, Hook]] = MappingProxyType({
     "deck": Hook("pipeline", "(profile, game, kind: str, cards: tuple) -> cards: the cards of a kind this game deals "
                              "from (the Division's Opponent cards)"),
     "not_dealt": Hook("first", "(profile, game, card) -> sentence | None: why this game never deals the card"),
+    "week_opponent": Hook("pipeline", "(state, club, week: int, card: str | None) -> str | None: the Opponent card the "
+                                      "club plays that week (None: no Opponent card, a module plays its match)"),
+    "objective_kept": Hook("first", "(tx, seat, card) -> True | None: a module keeps another Objective card of a "
+                                    "club that already has one (the Epic League's second Objective)"),
     "setup_check": Hook("each", "(tx): before week 1 begins, refuse a setup the module cannot play with"),
     "sale_price": Hook("pipeline", "(tx, club, held, price: tuple[int, int]) -> (€, VP tokens) a sold footballer brings"),
     "sold": Hook("each", "(tx, seat, card_id): after a footballer was sold"),

@@ -243,6 +243,7 @@ def setup_events(profile: Profile, seats: Sequence[int], picks: Sequence[int] = 
     pick = list(picks)
     weeks = profile.board.setup.opponents_per_club
     chosen = Game()
+    table = {t.id for t in profile.board.teams}
     if game is not None:
         options = dict(game.get("options") or {})
         weeks = int(options.get("weeks", weeks))
@@ -253,8 +254,18 @@ def setup_events(profile: Profile, seats: Sequence[int], picks: Sequence[int] = 
             pass  # a pack or module the engine does not have: the game event itself is refused with a sentence
         else:
             chosen = named
-            weeks = rules.opponents_needed(State(), weeks, weeks)  # type: ignore[attr-defined]
-    opponents = deck(profile, chosen, "opponent")
+            # the game as it will be once its clubs have joined: its modules count the cards they need
+            probe = State(game=chosen)
+            try:
+                probe = apply(profile, probe, dict(game), quiet=True).state
+                for seat in seats:
+                    probe = apply(profile, probe, {"type": "club", "seat": seat}, quiet=True).state
+            except EngineError:
+                pass  # the game event itself is refused with a sentence when it is played
+            weeks = rules.opponents_needed(probe, weeks, weeks)  # type: ignore[attr-defined]
+            # only the teams on this game's League table are dealt (a module may add some)
+            table = {t.id for t in rules.board(profile, probe, None, profile.board).teams}  # type: ignore[attr-defined]
+    opponents = [c for c in deck(profile, chosen, "opponent") if c.team in table]
 
     def choose(pool: list[Any]) -> Any:
         i = pick.pop(0) % len(pool) if pick else 0

@@ -38,6 +38,7 @@ from engine.cards import (
     Director,
     Effect,
     Footballer,
+    Goalkeeper,
     InfrastructureKind,
     OfficeSpace,
     Opponent,
@@ -376,9 +377,20 @@ def _footballer_side(card: _Fields, key: str, jersey: int | None, refs: _Refs, d
         experience=tuple(experience),
         name=side.str("name", ""),
         tags=_tags(side, list(tags)) if "tags" in side.data else tags,
+        goalkeeper=_goalkeeper(side),
     )
     side.done()
     return result
+
+
+def _goalkeeper(side: _Fields) -> Goalkeeper | None:
+    """``goalkeeper = { gloves = 2, luck = 1 }``: the side is a Goalkeeper's (003 l.160, l.167)."""
+    if "goalkeeper" not in side.data:
+        return None
+    keeper = side.table("goalkeeper")
+    found = Goalkeeper(gloves=keeper.int("gloves", 0, 5), luck=keeper.int("luck", 0, 5))
+    keeper.done()
+    return found
 
 
 def _footballer(card: _Fields, refs: _Refs) -> dict[str, Any]:
@@ -776,11 +788,13 @@ def _setup(setup: _Fields, refs: _Refs) -> Setup:
 # Cross-checks once everything is read.
 
 
-def _check(cards: dict[str, AnyCard], files: dict[str, str], board: Board, refs: _Refs) -> None:
+def _check(cards: dict[str, AnyCard], files: dict[str, str], board: Board, refs: _Refs,
+           extra_teams: Iterable[str] = ()) -> None:
     staff = [c for c in cards.values() if isinstance(c, Staff)]
     known = {
         "card": set(cards),
-        "team": {t.id for t in board.teams},
+        # the board's teams, and those a module's file adds (the Epic League's League table extension)
+        "team": {t.id for t in board.teams} | set(extra_teams),
         "staff set": {colour for colour, _ in board.staff_sets},
         "profession": {s.profession for s in staff},
         "infrastructure": {k.id for k in board.infrastructure},
@@ -815,7 +829,8 @@ def _check(cards: dict[str, AnyCard], files: dict[str, str], board: Board, refs:
                     ),
                 )
             )
-    teams_with_cards = {c.team for c in cards.values() if isinstance(c, Opponent)}
+    on_table = {t.id for t in board.teams}
+    teams_with_cards = {c.team for c in cards.values() if isinstance(c, Opponent) and c.team in on_table}
     if len(teams_with_cards) < board.setup.opponents_per_club:
         raise DataError(
             FIELD_PROBLEM.format(
@@ -911,8 +926,9 @@ def build_profile(documents: Mapping[str, Any], source: Path, *, inherited_sampl
                 )
             cards[card.id] = card
             files[card.id] = file
-    _check(cards, files, board, refs)
     frozen = MappingProxyType(cards)
+    module_data = _module_data(documents, frozen, board)
+    _check(cards, files, board, refs, _module_teams(module_data))
     return Profile(
         name=name,
         cards=frozen,
@@ -920,7 +936,7 @@ def build_profile(documents: Mapping[str, Any], source: Path, *, inherited_sampl
         source=source,
         sample=sample or inherited_sample,
         description=description,
-        module_data=_module_data(documents, frozen, board),
+        module_data=module_data,
     )
 
 
@@ -941,6 +957,17 @@ def _module_data(documents: Mapping[str, Any], cards: Mapping[str, AnyCard], boa
         if read:
             out[m.name] = MappingProxyType(read)
     return MappingProxyType(out)
+
+
+def _module_teams(module_data: Mapping[str, Mapping[str, Any]]) -> set[str]:
+    """The Opponent teams the modules' files found in the deck add to it (a League table extension)."""
+    out: set[str] = set()
+    for m in host.modules():
+        for data in m.data:
+            found = module_data.get(m.name, {}).get(data.name)
+            if found is not None and data.teams is not None:
+                out.update(data.teams(found))
+    return out
 
 
 def _build(folder: Path, paths: dict[str, Path], meta_doc: dict[str, Any]) -> Profile:

@@ -11,7 +11,7 @@ from engine.rules.abilities import offered
 from engine.rules.actions import build_refusal
 from engine.rules.effects import describe_effect
 from engine.rules.final_scoring import final_scores
-from engine.rules.league import league_positions
+from engine.rules.league import league_positions, week_opponent
 from engine.rules.matchday import unseen_marker_sides
 from engine.state import Club, Game, State
 from engine.tx import Tx
@@ -147,8 +147,9 @@ def _club_view(profile: Profile, state: State, club: Club, viewer: int | str = E
         "infrastructure": board.maintenance_due("infrastructure", len(club.infrastructure)),
     }
     opponent = None
-    if state.week and club.opponents and state.week <= len(club.opponents):
-        opp = cards[club.opponents[state.week - 1]]
+    week_card = week_opponent(state, club) if state.week else None
+    if week_card is not None:
+        opp = cards[week_card]
         opponent = {"id": opp.id, "name": opp.name, "team": opp.team}  # type: ignore[union-attr]
     out: dict[str, Any] = {
         "seat": club.seat, "name": club.name,
@@ -161,7 +162,9 @@ def _club_view(profile: Profile, state: State, club: Club, viewer: int | str = E
         "sponsors": {"shirt": club.shirt, "adboards": list(club.adboards), "megaphones": list(club.megaphones)},
         "office": club.office, "maintenance": {**due, "total": sum(due.values())},
         "objective": club.objective, "objective_result": club.objective_result, "tactics": list(club.tactics),
-        "opponents_left": max(0, len(club.opponents) - max(state.week - 1, 0)), "opponent": opponent,
+        "opponents_left": sum(1 for w in range(max(state.week, 1), state.weeks + 1) if week_opponent(state, club, w))
+        if state.weeks else len(club.opponents),
+        "opponent": opponent,
         "league_points": club.points,
         "match": {"goals": club.goals, "conceded": club.conceded, "result": club.result, "stands": club.stands,
                   "tactic": club.tactic_played, "lineup": None if club.lineup is None else [

@@ -17,7 +17,7 @@ from engine.tx import Tx
 
 #: Stages whose moment lets a club use its optional abilities of the same timing (not exhausting the card).
 MOMENT_STAGES = ("monday", "end_of_round", "final_scoring")
-MATCH_TIMINGS = ("before_match", "during_match", "after_match")
+MATCH_TIMINGS = ("after_reveal", "before_match", "during_match", "after_match")
 
 
 def card_abilities(tx: Tx, club: Club) -> list[tuple[str, tuple[Ability, ...]]]:
@@ -93,22 +93,14 @@ def offered(tx: Tx, club: Club) -> list[tuple[str, Ability]]:
     Each card offers its first such ability the club can pay for (a footballer from the resources assigned to it)."""
     stage = tx.state.stage
     out: list[tuple[str, Ability]] = []
+    phase = tx.rules.phases.get(stage)
+    if phase is not None and phase.offers is not None:
+        return list(phase.offers(tx, club))
     if stage == "matchday":
         if club.lineup is None or club.consequence_done:
             return out
-        timings: tuple[str, ...] = ("after_match",) if club.result is not None else ("before_match", "during_match")
-        sources = [(card_id, abilities, club.res) for card_id, abilities in card_abilities(tx, club)]
-        for p in club.lineup:
-            held = club.held(p.card) if p.card else None
-            if held is not None and not held.unavailable:
-                sources.append((held.id, side_of(tx, held, club).abilities, held.assigned))
-        for card_id, abilities, purse in sources:
-            if is_exhausted(club, card_id):
-                continue
-            ability = next((a for a in abilities if a.optional and a.timing in timings and _affordable(a, purse)), None)
-            if ability is not None:
-                out.append((card_id, ability))
-        return out
+        timings: tuple[str, ...] = ("after_match",) if club.result is not None else MATCH_TIMINGS[:3]
+        return match_offers(tx, club, timings)
     if stage not in MOMENT_STAGES:
         return out
     if stage != "monday" and not any(p.need == "abilities" and p.seat == club.seat for p in tx.state.pending):
@@ -117,6 +109,24 @@ def offered(tx: Tx, club: Club) -> list[tuple[str, Ability]]:
         if f"{card_id}@{stage}" in club.used:
             continue
         ability = next((a for a in abilities if a.optional and a.timing == stage and _affordable(a, club.res)), None)
+        if ability is not None:
+            out.append((card_id, ability))
+    return out
+
+
+def match_offers(tx: Tx, club: Club, timings: tuple[str, ...]) -> list[tuple[str, Ability]]:
+    """The optional match abilities of these timings the club may use now: its cards' (paid from its supply) and
+    its playing footballers' (paid from the resources assigned to them), each card's first it can pay for."""
+    out: list[tuple[str, Ability]] = []
+    sources = [(card_id, abilities, club.res) for card_id, abilities in card_abilities(tx, club)]
+    for p in club.lineup or ():
+        held = club.held(p.card) if p.card else None
+        if held is not None and not held.unavailable:
+            sources.append((held.id, side_of(tx, held, club).abilities, held.assigned))
+    for card_id, abilities, purse in sources:
+        if is_exhausted(club, card_id):
+            continue
+        ability = next((a for a in abilities if a.optional and a.timing in timings and _affordable(a, purse)), None)
         if ability is not None:
             out.append((card_id, ability))
     return out

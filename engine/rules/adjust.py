@@ -31,7 +31,7 @@ def on_adjust(tx: Tx) -> None:
             raise E.NotAllowed(E.UNKNOWN_TEAM.format(team=team_id))
         _floor(team.points + delta, 0, "League points", team.points, None)
         move_team(tx, team_id, delta)
-        tx.say("adjust", None, f"{tx.profile.board.team(team_id).name}: League points {delta:+d} ({reason}).", what=what, delta=delta, reason=reason, team=team_id)
+        tx.say("adjust", None, f"{tx.board(None).team(team_id).name}: League points {delta:+d} ({reason}).", what=what, delta=delta, reason=reason, team=team_id)
         return
     seat = field(ev, "seat", int, "the seat number")
     club = tx.club(seat)

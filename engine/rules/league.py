@@ -10,8 +10,17 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.state import Pending, State, evolve
+from engine import host
+from engine.state import Club, Pending, State, evolve
 from engine.tx import Tx
+
+
+def week_opponent(state: State, club: Club, week: int | None = None) -> str | None:
+    """The Opponent card a club plays in a week (this week by default): the week's card of its stack, as the
+    game's modules deal them; None when it plays none that week (a match between clubs, or the game is over)."""
+    week = state.week if week is None else week
+    card = club.opponents[week - 1] if 1 <= week <= len(club.opponents) else None
+    return host.rules_for(state.game).week_opponent(state, club, week, card)  # type: ignore[attr-defined,no-any-return]
 
 
 def league_positions(state: State) -> dict[str, int]:
@@ -27,8 +36,8 @@ def move_team(tx: Tx, team_id: str, points: int) -> None:
 
 def begin_results(tx: Tx) -> None:
     """After every club's match: Opponents played twice flip inactive; the others roll their die or flip back."""
-    played = Counter(tx.profile.cards[c.opponents[tx.state.week - 1]].team for c in tx.state.clubs  # type: ignore[attr-defined]
-                     if tx.state.week <= len(c.opponents))
+    dealt = (week_opponent(tx.state, c) for c in tx.state.clubs)
+    played = Counter(tx.profile.cards[card].team for card in dealt if card is not None)  # type: ignore[attr-defined]
     teams = []
     pending = list(tx.state.pending)
     board = tx.board(None)

@@ -28,7 +28,7 @@ from engine.rules.context import (
     with_res,
 )
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, consequence_ref
-from engine.rules.league import move_team
+from engine.rules.league import move_team, week_opponent
 from engine.rules.suspension_and_injury import blank_markers, injury_roll, resting, shed_tokens
 from engine.state import Club, Held, Pending, Placed, State, evolve
 from engine.tx import Tx
@@ -212,9 +212,19 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any) -> tuple[Placed, ...]:
 
 def on_lineup(tx: Tx) -> None:
     """Set the club's lineup: 1 Fitness per footballer card used, Fanbase on the Stands, resources assigned to cards."""
-    ev = tx.event
-    seat = seat_of(ev)
+    seat = seat_of(tx.event)
     club = _matchday(tx, seat, "set a lineup")
+    if week_opponent(tx.state, club) is None:
+        raise E.NotAllowed(E.NO_OPPONENT_CARD.format(seat=seat))
+    place_lineup(tx, seat)
+
+
+def place_lineup(tx: Tx, seat: int) -> None:
+    """The lineup of the event (``players``, ``stands``, ``assign``) placed for the club, checked and paid, then the
+    effects after the reveal and before the match, and the cards sitting out shed a token (Matchday steps 1–4).
+    A module playing a match its own way (between clubs) places each lineup here when it is revealed."""
+    ev = tx.event
+    club = tx.club(seat)
     if club.lineup is not None:
         raise E.NotAllowed(E.ALREADY_LINED_UP.format(seat=seat))
     lineup = _parse_lineup(tx, club, field(ev, "players", list, "the ten jersey markers: zone, jersey, card, style"))
@@ -249,6 +259,7 @@ def on_lineup(tx: Tx) -> None:
     )
     # the cards that sit out because of their tokens: they shed one at step 4, after the effects before the match
     sitting_out = resting(club)
+    _mandatory(tx, seat, "after_reveal")
     _mandatory(tx, seat, "before_match")
     tx.rules.before_match(tx, seat)  # type: ignore[attr-defined]
     shed_tokens(tx, seat, sitting_out)
@@ -287,9 +298,12 @@ def on_tactic_played(tx: Tx) -> None:
     apply_effects(tx, card.effects, Ctx(seat=seat, source=card.id, label=card.name, targets=event_targets(ev), roll=event_roll(ev)))
 
 
-def use_match_card(tx: Tx, seat: int, card_id: str) -> None:
-    """A card's match ability (a footballer's paid from resources assigned to it; others' from the supply)."""
-    club = _matchday(tx, seat, "use a card")
+def use_match_card(tx: Tx, seat: int, card_id: str, timings: tuple[str, ...] | None = None) -> None:
+    """A card's match ability (a footballer's paid from resources assigned to it; others' from the supply).
+
+    ``timings`` narrows the moment (a match between clubs takes its abilities one moment at a time); by default
+    every moment before the kick-off, or after the match once the result is in."""
+    club = _matchday(tx, seat, "use a card") if timings is None else tx.club(seat)
     found = card_actions(tx, club, card_id)
     name = tx.name(card_id)
     if found is None:
@@ -300,8 +314,10 @@ def use_match_card(tx: Tx, seat: int, card_id: str) -> None:
     after = club.result is not None
     if after and club.consequence_done:
         raise E.NotAllowed(E.AFTER_MATCH_OVER.format(seat=seat))
+    if timings is None:
+        timings = ("after_match",) if after else MATCH_TIMINGS[:3]
     # only what the club may use: mandatory abilities happen by themselves
-    usable = [a for a in abilities if a.optional and a.timing in MATCH_TIMINGS and (a.timing == "after_match") == after]
+    usable = [a for a in abilities if a.optional and a.timing in timings]
     if not usable:
         raise E.NotAllowed(E.CARD_HAS_NO_ACTION.format(name=name))
     held = club.held(card_id)
@@ -371,7 +387,10 @@ def on_kickoff(tx: Tx) -> None:
     waiting = next((p for p in tx.state.pending if p.seat == seat), None)
     if waiting is not None:  # a roll before the match (a card's effect, a module's dice) comes first
         raise E.NotAllowed(E.ROLL_BEFORE_KICKOFF.format(seat=seat, die=waiting.die))
-    opponent: Opponent = tx.profile.cards[club.opponents[tx.state.week - 1]]  # type: ignore[assignment]
+    card_id = week_opponent(tx.state, club)
+    if card_id is None:
+        raise E.NotAllowed(E.NO_OPPONENT_CARD.format(seat=seat))
+    opponent: Opponent = tx.profile.cards[card_id]  # type: ignore[assignment]
     _mandatory(tx, seat, "during_match")
     club = tx.club(seat)
     resolved = tx.rules.match_resolver(tx, seat)  # type: ignore[attr-defined]
@@ -385,15 +404,25 @@ def on_kickoff(tx: Tx) -> None:
     team_name = board.team(opponent.team).name
     against = opponent.name if opponent.name == team_name else f"{opponent.name} ({team_name})"
     move_team(tx, opponent.team, points[their])
-    club = evolve(club, goals=goals, conceded=conceded, result=result, points=club.points + points[result])
     for z in zones:
         if z.scored or z.conceded:
             tx.say("zone", seat, f"{z.zone.replace('_', ' ')}: Seat {seat} scores {z.scored}, {opponent.name} scores {z.conceded}.", **z.as_dict())
+    conclude_match(tx, seat, goals, conceded, result, scorers, against,
+                   opponent=opponent.id, team=opponent.team, zones=[z.as_dict() for z in zones])
+
+
+def conclude_match(tx: Tx, seat: int, goals: int, conceded: int, result: str, scorers: Counter[str], against: str,
+                   **fields: Any) -> None:
+    """Result of the match (000 l.711–720) once its goals are known: League points, the result announced (with
+    ``fields``), the Stands' €, temporary Strength gone, experience, abilities after the match, then the Match
+    consequence roll is awaited.  A module that plays a match its own way (between clubs) ends it here too."""
+    club = tx.club(seat)
+    points = dict(tx.board(None).league_points)
+    club = evolve(club, goals=goals, conceded=conceded, result=result, points=club.points + points[result])
     word = {"win": "wins", "draw": "draws", "loss": "loses"}[result]
     tx.say(
         "result", seat, f"Seat {seat} {word} {goals}–{conceded} against {against} and gains {points[result]} League point(s).",
-        goals=goals, conceded=conceded, result=result, opponent=opponent.id, team=opponent.team, points=points[result],
-        zones=[z.as_dict() for z in zones],
+        goals=goals, conceded=conceded, result=result, points=points[result], **fields,
     )
     # "Discard the Fanbase markers from the Stands and gain 1 € for each discarded"; temporary Strength goes,
     # experience spaces fill

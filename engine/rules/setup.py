@@ -138,10 +138,13 @@ def on_opponents(tx: Tx) -> None:
     cards = [_free_card(tx, c, "opponent") for c in field(ev, "cards", list, "the ids of the Opponent cards dealt")]
     if not cards or len({c.id for c in cards}) != len(cards):
         raise E.BadEvent(E.BAD_FIELD.format(type="opponents", field="cards", why="list each dealt Opponent card once"))
+    table = {t.id: t for t in tx.board(None).teams}
     teams: set[str] = set()
     for c in cards:
+        if c.team not in table:
+            raise E.NotAllowed(E.SETUP_OPPONENT_OFF_TABLE.format(name=c.name, card=c.id, known=", ".join(t.name for t in table.values())))
         if c.team in teams:
-            raise E.NotAllowed(E.SETUP_OPPONENT_EMBLEM.format(seat=seat, team=tx.profile.board.team(c.team).name))
+            raise E.NotAllowed(E.SETUP_OPPONENT_EMBLEM.format(seat=seat, team=table[c.team].name))
         teams.add(c.team)
     weeks = tx.state.game.option("weeks")
     if weeks is not None:
@@ -161,9 +164,14 @@ def on_objective(tx: Tx) -> None:
     seat = seat_of(ev)
     _setup_only(tx, seat, "keep an Objective")
     club = tx.club(seat)
+    card_id = field(ev, "card", str, "the id of the Objective card kept")
     if club.objective:
+        # a module may keep more than one (the Epic League's two Objectives)
+        if tx.rules.objective_kept(tx, seat, _free_card(tx, card_id, "objective").id):  # type: ignore[attr-defined]
+            tx.say("objective", seat, f"Seat {seat} keeps another Objective card.", card=card_id, secret=True)
+            return
         raise E.NotAllowed(E.SETUP_ALREADY.format(seat=seat, what="kept an Objective"))
-    card = _free_card(tx, field(ev, "card", str, "the id of the Objective card kept"), "objective")
+    card = _free_card(tx, card_id, "objective")
     tx.put(evolve(club, objective=card.id))
     tx.say("objective", seat, f"Seat {seat} keeps an Objective card.", card=card.id, secret=True)  # shown to its seat only
 
@@ -206,10 +214,19 @@ def on_first_player(tx: Tx) -> None:
         words = "; ".join(f"Seat {s} needs {w}" for s, w, _ in gaps)
         raise E.NotAllowed(E.SETUP_INCOMPLETE.format(missing=words))
     tx.rules.setup_check(tx)  # type: ignore[attr-defined]
-    weeks = tx.state.game.option("weeks") or len(tx.state.clubs[0].opponents)
+    weeks = tx.state.game.option("weeks") or _weeks_for(tx, len(tx.state.clubs[0].opponents))
     teams = tuple(Team(t.id) for t in tx.board(None).teams)
     tx.state = evolve(tx.state, first_seat=seat, weeks=weeks, teams=teams)
     tx.say("first_player", seat, f"Seat {seat} is the First player and takes the Stage marker. The game lasts {weeks} weeks.", weeks=weeks)
+
+
+def _weeks_for(tx: Tx, dealt: int) -> int:
+    """The game's length when the game event names none: the weeks the dealt Opponent cards last (the game's
+    modules may play some weeks without an Opponent card, e.g. matches between clubs)."""
+    for weeks in range(dealt, 21):
+        if tx.rules.opponents_needed(tx.state, weeks, weeks) == dealt:  # type: ignore[attr-defined]
+            return weeks
+    return dealt
 
 
 def setup_over(tx: Tx) -> bool:
