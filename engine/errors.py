@@ -171,6 +171,7 @@ ALREADY_PLAYED: Final = "Seat {seat} has already played its match this week."
 NO_OPPONENT_CARD: Final = "Seat {seat} plays no Opponent card this week: its match is played as the game's rules for it say."
 AFTER_MATCH_OVER: Final = "Seat {seat} has rolled its Match consequence: the moment after the match is over."
 TACTIC_ONE: Final = "Seat {seat} has already played a Tactic card this match."
+TACTIC_NONE: Final = "Seat {seat} plays no Tactic card in this match."
 SUSPENSION_CHOICE: Final = "Seat {seat} must name {count} Staff or Player card(s) for the Suspension tokens, one for each missing €."
 OBJECTIVE_PERFECT: Final = "An Objective fulfilled perfectly is also fulfilled."
 ADJUST_UNKNOWN: Final = 'Cannot adjust "{what}". Adjustable: {known}.'

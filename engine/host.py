@@ -125,13 +125,16 @@ class DataFile:
 
 @dataclass(frozen=True, slots=True)
 class Slice:
-    """A module's part of the game state: ``initial(game)`` when the game begins, ``decode(json)`` for `State.from_dict`.
+    """A module's part of the game state: ``initial(game)`` when the game begins, ``decode(json)`` for `State.from_dict`;
+    ``prepare(profile, game, slice)`` (optional) copies in what the module reads from the deck (a schedule), so the
+    hooks that see only the state have it.
 
     A slice is immutable and JSON-safe (named tuples, tuples, str, int, bool, None); `engine.state.evolve` changes it.
     """
 
     initial: Fn
     decode: Fn
+    prepare: Fn | None = None  # prepare(profile, game, slice) -> slice: what it takes from the deck as the game begins
 
 
 @dataclass(frozen=True, slots=True)

@@ -83,7 +83,7 @@ def _on_game(tx: Tx) -> None:
     pack = host.pack(game.pack)
     assert pack is not None
     chosen = [m for m in (host.module(n) for n in game.modules) if m is not None]
-    slices = tuple((m.name, m.state.initial(game)) for m in chosen if m.state is not None)
+    slices = tuple((m.name, _prepared(m, tx.profile, game)) for m in chosen if m.state is not None)
     tx.state = evolve(state, game=game, modules=slices)
     titles = ", ".join(m.title for m in chosen)
     words = f"A game of {pack.title}" + (f" with {titles}" if titles else "") + "."
@@ -148,6 +148,13 @@ def _offered(option: host.Option, profile: Profile, value: Any) -> Any:
     if value not in offered:
         raise ValueError(f"the deck {profile.name} offers {', '.join(map(str, offered)) or 'none'}, not {value!r}")
     return value
+
+
+def _prepared(m: host.Module, profile: Profile, game: Game) -> Any:
+    """A module's slice as the game begins, with what it takes from the deck."""
+    assert m.state is not None
+    value = m.state.initial(game)
+    return value if m.state.prepare is None else m.state.prepare(profile, game, value)
 
 
 def _title(name: str) -> str:

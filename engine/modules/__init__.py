@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine.modules import (  # noqa: F401  (each module registers itself)
     betting,
+    club_matches,
     division,
     market,
     new_infrastructure,

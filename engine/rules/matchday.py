@@ -259,13 +259,13 @@ def place_lineup(tx: Tx, seat: int) -> None:
     )
     # the cards that sit out because of their tokens: they shed one at step 4, after the effects before the match
     sitting_out = resting(club)
-    _mandatory(tx, seat, "after_reveal")
-    _mandatory(tx, seat, "before_match")
+    apply_mandatory(tx, seat, "after_reveal")
+    apply_mandatory(tx, seat, "before_match")
     tx.rules.before_match(tx, seat)  # type: ignore[attr-defined]
     shed_tokens(tx, seat, sitting_out)
 
 
-def _mandatory(tx: Tx, seat: int, timing: str) -> None:
+def apply_mandatory(tx: Tx, seat: int, timing: str) -> None:
     """Effects that happen by themselves at a moment of the match: the mandatory abilities of the club's cards
     (footballers only when they play); the others are offered to the club (`actions.offered`)."""
     club = tx.club(seat)
@@ -287,8 +287,11 @@ def on_tactic_played(tx: Tx) -> None:
     """Play one Tactic card after the Opponent is revealed; it returns to the club afterwards."""
     ev = tx.event
     seat = seat_of(ev)
+    allowed = tx.rules.tactics_allowed(tx, tx.club(seat), 1)  # type: ignore[attr-defined]
+    if allowed == 0:
+        raise E.NotAllowed(E.TACTIC_NONE.format(seat=seat))
     club = _before_kickoff(tx, seat, "play a Tactic card")
-    if club.mod("tactics:round") >= tx.rules.tactics_allowed(tx, club, 1):  # type: ignore[attr-defined]
+    if club.mod("tactics:round") >= allowed:
         raise E.NotAllowed(E.TACTIC_ONE.format(seat=seat))
     card = tx.card(field(ev, "card", str, "the id of the Tactic card played"), "tactic")
     if card.id not in club.tactics:
@@ -391,7 +394,7 @@ def on_kickoff(tx: Tx) -> None:
     if card_id is None:
         raise E.NotAllowed(E.NO_OPPONENT_CARD.format(seat=seat))
     opponent: Opponent = tx.profile.cards[card_id]  # type: ignore[assignment]
-    _mandatory(tx, seat, "during_match")
+    apply_mandatory(tx, seat, "during_match")
     club = tx.club(seat)
     resolved = tx.rules.match_resolver(tx, seat)  # type: ignore[attr-defined]
     zones, scorers = resolved if resolved is not None else resolve_zones(tx, club, opponent)
@@ -436,8 +439,12 @@ def conclude_match(tx: Tx, seat: int, goals: int, conceded: int, result: str, sc
         if h.id in playing and tx.rules.experience(tx, club.seat, h, True):  # type: ignore[attr-defined]
             h = _experience(tx, club.seat, h, scorers[h.id])
         players.append(h)
-    tx.put(evolve(club, players=tuple(players)))
-    _mandatory(tx, seat, "after_match")
+    club = evolve(club, players=tuple(players))
+    for card_id, n in sorted(scorers.items()):
+        # who scored this match, for the abilities and modules that ask after it (until the next Monday)
+        club = set_mod(club, f"scored:{card_id}:round", n)
+    tx.put(club)
+    apply_mandatory(tx, seat, "after_match")
     tx.rules.after_match(tx, seat)  # type: ignore[attr-defined]
     tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", seat, "match_consequence", "d6", True),))
 
