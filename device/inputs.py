@@ -43,6 +43,18 @@ END_TURN = "Hold: end turn"
 TAP_PICK = "Tap the {what}"
 PICK_FOR = "for {name}"
 HOLD_TO_CANCEL = "Hold: cancel"
+FORMATION = "Formation: {shape}"
+PRESS_STEPS_HOLD_DECLARES = "Press: next · Hold: declare"
+DECLARE_FORMATION = "Declare your formation"
+ARRANGE_ON_PAGE = "Arrange on your page"
+ARRANGE_SECRETLY = "In secret: your {half}"
+ARRANGE_SHAPE = "In secret: your {half}, a {shape}"
+ABILITY_TURN = "Your turn: {moment}"
+TAP_OR_PASS = "Tap a card · Hold: pass"
+HALF_NOW = "The {half}"
+TAP_OR_READY = "Tap a card · Hold: ready"
+MOMENT_WORDS = {"after_reveal": "after the reveal", "before_match": "before the match"}
+HALF_WORDS = {1: "first half", 2: "second half"}
 NOT_A_PICK = "Not one of your {what}s"
 ROLL_FOR = "for {what}"
 """Under "Press to roll the d6": what the roll decides (the Board meeting card, the Stat, the card's effect)."""
@@ -50,7 +62,8 @@ KEEP_GIVES = "Keep: {outcome}"
 """Under a roll that may still be rerolled: what keeping it gives, as the engine says it would."""
 ROLL_PURPOSES = {"potential": "Club potential", "match_consequence": "Match consequence", "injury": "an injury",
                  "suspension": "a suspension", "opponent_die": "an Opponent die", "effect": "a card's effect",
-                 "referee": "the referee", "referee_tags": "the referee's tags", "referee_foul": "a foul"}
+                 "referee": "the referee", "referee_tags": "the referee's tags", "referee_foul": "a foul",
+                 "club_tiebreak": "the tie-break"}
 
 REROLL_SECONDS = 4.0
 """How long after a roll a second press spends 1 Fanbase to reroll it."""
@@ -211,6 +224,8 @@ PICK_KINDS: Mapping[str, tuple[str, ...] | None] = {
     "card": None,
 }
 OBJECTIVE_RESULTS = ("missed", "fulfilled", "perfect")
+MATCH_TURNS = ("abilities", "half")
+"""Needs of a match between clubs in which a club's own card tapped uses its ability (a hold passes)."""
 POTENTIAL_STATS = ("fanbase", "operation", "fitness")
 """Stats a Club potential roll may raise, in the order the button steps through them (the engine refuses others)."""
 
@@ -219,7 +234,7 @@ POTENTIAL_STATS = ("fanbase", "operation", "fitness")
 class _Pending:
     """A choice started by a tap or press and finished by a press or hold (or cancelled by a lift)."""
 
-    kind: str  # "confirm", "contract", "potential", "suspensions", "collect", "objective", "pick"
+    kind: str  # "confirm", "contract", "potential", "suspensions", "collect", "objective", "pick", "formation"
     event: dict[str, Any]
     options: tuple[str, ...] = ()
     index: int = 0
@@ -424,9 +439,9 @@ class Interpreter:
             return Outcome(events=({"type": CARD_EVENTS.get(kind, kind), "seat": seat, "card": card},))
         if need == "kickoff" and kind == "tactic":
             return Outcome(events=({"type": "tactic_played", "seat": seat, "card": card},))
-        if pending is not None and pending.kind == "pick" and need in ("action", "kickoff"):
+        if pending is not None and pending.kind == "pick" and need in ("action", "kickoff", *MATCH_TURNS):
             return self._pick(seat, card, kind, pending, game)
-        if need == "kickoff" and game.owns(seat, card):
+        if need in ("kickoff", *MATCH_TURNS) and game.owns(seat, card):
             # Before the kick-off a club's own card tapped uses its match ability (paid from what was assigned);
             # one for a footballer of the club's choice asks for him next.
             return self._confirmed(seat, _Pending("confirm", {"type": "use_card", "seat": seat, "card": card}, pad=tap.pad), game)
@@ -582,6 +597,13 @@ class Interpreter:
             return Outcome(events=(event,))
         if entry is not None and entry.get("need") == "kickoff":
             return Outcome(events=({"type": "kickoff", "seat": seat},))
+        if entry is not None and entry.get("need") == "formation" and entry.get("shapes"):
+            # The formation a club declares in a match between clubs: the button steps through those the engine
+            # lists, a hold declares the one shown.
+            pending = _Pending("formation", {"type": "formation", "seat": seat}, options=tuple(entry["shapes"]),
+                               prompt="Formation")
+            self._pending[seat] = pending
+            return Outcome(messages={seat: self._pending_message(pending)})
         if entry is not None and entry.get("need") == "objective_result":
             pending = _Pending("objective", {"type": "objective_result", "seat": seat}, options=OBJECTIVE_RESULTS,
                                prompt="Objective")
@@ -606,6 +628,8 @@ class Interpreter:
             return Outcome(events=({**pending.event, "stat": pending.options[pending.index]},))
         if pending is not None and pending.kind == "objective":
             return Outcome(events=({**pending.event, "result": pending.options[pending.index]},))
+        if pending is not None and pending.kind == "formation":
+            return Outcome(events=({**pending.event, "shape": pending.options[pending.index]},))
         if pending is not None:
             return self._say(seat, CANCELLED, pending.prompt)
         return Outcome(events=({"type": "pass", "seat": seat},))
@@ -678,6 +702,16 @@ class Interpreter:
             return KICKOFF, ("or press to play",)
         if need == "objective_result":
             return "Objective?", ("Press: choose · Hold: confirm",)
+        if need == "formation":
+            return DECLARE_FORMATION, (HALF_WORDS.get(entry.get("half"), "").capitalize(), "Press: choose · Hold: declare")
+        if need == "arrange":
+            half = HALF_WORDS.get(entry.get("half"), "half")
+            return ARRANGE_ON_PAGE, (ARRANGE_SHAPE.format(half=half, shape=entry["shape"]) if entry.get("shape")
+                                     else ARRANGE_SECRETLY.format(half=half),)
+        if need == "abilities":
+            return ABILITY_TURN.format(moment=MOMENT_WORDS.get(str(entry.get("timing")), "")), (TAP_OR_PASS,)
+        if need == "half":
+            return HALF_NOW.format(half=HALF_WORDS.get(entry.get("half"), "half")), (TAP_OR_READY,)
         # a module's need brings its own words: a few for the screen (``short``) and what the button does (``hint``)
         return str(entry.get("short") or entry.get("text", need or "")), tuple(str(h) for h in (entry.get("hint"),) if h)
 
@@ -689,6 +723,8 @@ class Interpreter:
         if pending.kind in ("suspensions", "collect"):
             return Message(f"{len(pending.chosen)} of {pending.count} tapped", (f"Tap {pending.count - len(pending.chosen)} more card(s)",))
         choice = pending.options[pending.index]
+        if pending.kind == "formation":
+            return Message(FORMATION.format(shape=choice), (PRESS_STEPS_HOLD_DECLARES,))
         words = {"contract": CONTRACT_WORDS, "objective": RESULT_WORDS}.get(pending.kind, STAT_WORDS)
         hint = {"contract": PRESS_STEPS_HOLD_SIGNS, "objective": PRESS_STEPS_HOLD_TELLS}.get(pending.kind, PRESS_STEPS_HOLD_ROLLS)
         return Message(f"{pending.prompt}: {words.get(choice, choice)}", (hint,))

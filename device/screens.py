@@ -628,6 +628,29 @@ def headline(announcement: Mapping[str, Any], name: Any = str) -> str | None:
         return f"{len(a.get('cards', ()))} Opponents dealt"
     if kind == "club_joined":
         return str(a.get("name", "Club"))
+    return _club_match_headline(a)
+
+
+def _club_match_headline(a: Mapping[str, Any]) -> str | None:
+    """The big line for a step of a match between clubs (formations, the reveal, a half, the tie-break)."""
+    kind = a.get("kind")
+    half = "1st half" if a.get("half") == 1 else "2nd half"
+    if kind == "fixture":
+        return f"Seat {a.get('host')} v Seat {a.get('visitor')}"
+    if kind == "formation":
+        return f"{half}: {a.get('shape')}"
+    if kind == "arranged":
+        return "Arranged"
+    if kind == "reveal":
+        shapes = a.get("shapes") or {}
+        return " v ".join(str(shape) for shape in shapes.values()) or "Revealed"
+    if kind == "half_result":
+        goals = a.get("goals") or {}
+        return f"{half} " + "-".join(str(g) for g in goals.values())
+    if kind == "tiebreak":
+        return f"Tie-break {a.get('score')}"
+    if kind == "tiebreak_won":
+        return "Tie-break won"
     return None
 
 
@@ -644,7 +667,8 @@ def _detail(announcement: Mapping[str, Any], name: Any) -> str:
     if kind == "sell":
         return f"+€{a.get('budget')} +{a.get('vp')}VP"
     if kind == "result":
-        return f"+{a.get('points')} pts vs {name(a['opponent']) if a.get('opponent') else ''}".rstrip()
+        against = name(a["opponent"]) if a.get("opponent") else f"Seat {a['opponent_seat']}" if a.get("opponent_seat") else ""
+        return f"+{a.get('points')} pts vs {against}".rstrip()
     if kind == "potential_result":
         return f"Rolled {a.get('roll')}"
     if kind == "production":
@@ -681,7 +705,7 @@ def message_for(announcements: Sequence[Mapping[str, Any]], name: Any = str) -> 
     first = announcements[0]
     # The decision of a Board meeting or a match result matters more than the roll that led to it.
     for a in announcements:
-        if a.get("kind") in ("board_meeting", "result", "potential_result", "board_meeting_tie", "opponent_die"):
+        if a.get("kind") in ("board_meeting", "result", "potential_result", "board_meeting_tie", "opponent_die", "half_result"):
             first = a
             break
     big = headline(first, name)

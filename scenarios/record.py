@@ -520,6 +520,113 @@ def record_every_module(out: Path) -> None:
             "cards, Unique Setup cards and New Stadium Infrastructure modules at once, on the simulated table.")
 
 
+CLUB_MATCH_WEEKS = 4
+"""Four clubs over four weeks: one against an Opponent card, then the three weeks of matches between clubs (003 l.126)."""
+
+
+def _arrangement(table: SimulatedTable, seat: int, half: int) -> dict[str, Any]:
+    """The seat's secret arrangement: its strongest footballers in the first half, the same markers in the second."""
+    from engine.legal import auto_lineup
+
+    club_state = table.session.state.club(seat)
+    if half == 1:
+        lineup = auto_lineup(table.session.profile, club_state)
+        return {"type": "arrange", "seat": seat, "players": lineup["players"], "stands": 0}
+    return {"type": "arrange", "seat": seat, "players": [{"zone": p.zone, "jersey": p.jersey, "card": p.card, "style": p.style}
+                                                         for p in club_state.lineup or ()]}
+
+
+def _shape(players: list[dict[str, Any]]) -> str:
+    return "-".join(str(sum(1 for p in players if p["zone"].startswith(s + "_"))) for s in ("def", "mid", "fwd"))
+
+
+def play_club_match(rec: Recorder) -> None:
+    """This week's matches between clubs at the table: the declaring seat steps through the formations on its button
+    and holds to declare; each seat arranges in secret (the page); the clubs pass their turns with abilities and say
+    they are ready for each half by holding their buttons; a level match is settled by the tie-break dice."""
+    table = rec.table
+    while table.view()["stage"] == "club_match":
+        awaiting = [a for a in table.view()["awaiting"] if a.get("seat")]
+        if not awaiting:
+            rec.wait()
+            continue
+        entry = awaiting[0]
+        seat, need = entry["seat"], entry["need"]
+        if need == "formation":
+            shape = _shape(_arrangement(table, seat, entry["half"])["players"])
+            steps = entry["shapes"].index(shape) + 1
+            for n in range(steps):
+                rec.press(f"seat{seat}.roll", comment=f"Seat {seat} steps its button to a {shape} for the "
+                                                      f"{'first' if entry['half'] == 1 else 'second'} half." if n == 0 else None)
+            rec.hold(f"seat{seat}.roll", f"Seat {seat} declares its formation with a hold.")
+        elif need == "arrange":
+            rec.page(_arrangement(table, seat, entry["half"]), f"Seat {seat} arranges its jersey markers in secret.")
+        elif need in ("abilities", "half"):
+            rec.hold(f"seat{seat}.roll", f"Seat {seat} passes ({need}).")
+        elif need == "roll":
+            if entry.get("purpose") == "club_tiebreak":  # the Host rolls high, the Visitor low: one round settles it
+                hosts = {f["host"] for f in table.view()["modules"]["club_matches"]["fixtures"]}
+                face = 6 if seat in hosts else 1
+            else:
+                face = no_consequence(club(table, seat)["match"]["result"]) if entry.get("purpose") == "match_consequence" else 3
+            rec.press(f"seat{seat}.roll", [face], f"Seat {seat} rolls for {str(entry.get('purpose')).replace('_', ' ')}.")
+            rec.wait()
+        elif need == "keep_or_reroll":
+            rec.wait()
+        else:
+            raise RuntimeError(f"the recording does not know how to answer {entry}")
+
+
+def play_club_matches_game(rec: Recorder) -> None:
+    """A whole four-club game with League matches between clubs: week 1 against the Opponent cards dealt (one each),
+    weeks 2–4 every club plays the others as the printed schedule says, then the final scoring."""
+    from engine.legal import auto_lineup
+
+    table = rec.table
+    profile = table.session.profile
+    action = new_game_action()
+    action["clubs"] = [{**{k: v for k, v in c.items() if k != "opponents"}, "directors": list(DIRECTORS[c["seat"]]),
+                        "veteran": STARTERS[c["seat"]][0], "youngster": STARTERS[c["seat"]][1]} for c in action["clubs"]]
+    action.update(modules=["club_matches"], options={"weeks": CLUB_MATCH_WEEKS}, deal=True)
+    rec.page(action, "The page starts a game of League matches between clubs: each club is dealt one Opponent card, for "
+                     "the week it meets no club.")
+    rec.check("Week 1 begins.", view={"stage": "monday", "week": 1, "weeks": CLUB_MATCH_WEEKS,
+                                      "modules.club_matches.schedule.0.pairs": [[1, 2], [3, 4]]})
+    for week in range(1, CLUB_MATCH_WEEKS + 1):
+        for seat in SEATS:
+            card = f"bm_{(week - 1) * 4 + seat:02d}"
+            rec.tap(f"seat{seat}.tap", card, f"Week {week}, Monday: Seat {seat}'s Board meeting card, then its roll." if seat == 1 else None)
+            rec.press(f"seat{seat}.roll", [decisive_rolls(profile, seat)[0]])
+        rec.wait(comment="The reroll windows close: the rolls are kept.")
+        settle(rec, leave=("monday",))
+        while table.view()["stage"] in ("tuesday", "wednesday", "thursday"):
+            rec.hold(f"seat{table.view()['turn']}.roll", "Every seat passes its turns." if table.view()["stage"] == "tuesday" else None)
+        if table.view()["stage"] == "club_match":
+            rec.check(f"Week {week}: the matches between clubs.", view={"stage": "club_match", "modules.club_matches.fixtures.0.step": "formation"})
+            play_club_match(rec)
+        else:
+            for seat in SEATS:
+                lineup = {k: v for k, v in auto_lineup(profile, table.session.state.club(seat)).items() if k not in ("seat", "type")}
+                rec.page({"type": "lineup", "seat": seat, **lineup},
+                         f"Week {week}, Matchday: Seat {seat} fields its footballers from the page." if seat == 1 else None)
+            for seat in SEATS:
+                rec.tap("shared.opponent", table.session.state.club(seat).opponents[0],
+                        "The Opponent cards are turned over on the shared slot." if seat == 1 else None)
+                settle_seat(rec, seat)
+        settle(rec, leave=("matchday", "results", "end_of_round"))
+    play_end(rec)
+
+
+def record_club_matches(out: Path) -> None:
+    """Record scenarios/club-matches-game.toml."""
+    with tempfile.TemporaryDirectory() as tmp:
+        with SimulatedTable.open(Path(tmp) / "club-matches.db", strict_dice=True) as table:
+            rec = Recorder(table)
+            play_club_matches_game(rec)
+            rec.write(out / "club-matches-game.toml", "A whole game of League matches between clubs",
+                      "A whole four-club game whose last three weeks are matches between the clubs, on the simulated table.")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Record every shipped scenario (into the folder given as the first argument, else next to this file)."""
     out = Path(argv[0]) if argv else HERE
@@ -543,6 +650,7 @@ def main(argv: list[str] | None = None) -> int:
     record_betting(out)
     record_cards(out)
     record_every_module(out)
+    record_club_matches(out)
     return 0
 
 

@@ -24,6 +24,13 @@ FREE_ONLY = "the club has taken its action this turn"
 SLOTS_FULL = "no free {contract} slot"
 EXHAUSTED = "used already this round"
 SHORT = "needs {cost}, more than the club has"
+HALVES = {1: "first half", 2: "second half"}
+MOMENTS = {"after_reveal": "after the reveal", "before_match": "before the match"}
+FORMATION_HINT = ("Your formation is public: the other club sees it before arranging its jersey markers. A seat's "
+                  "button steps through them too (press: next, hold: declare).")
+ABILITY_HINT = "Tap a card on your pad (or use it here), or pass: once one club passes, the other may use as many as it wants."
+HALF_HINT = "Use your abilities during the match (tap the card, or here), then say you are ready; the half is played when both are."
+ARRANGE_HINT = "Arrange your jersey markers in secret on the Lineup page: the other club sees them only when both have arranged."
 
 
 def _money(cost: int, budget: int) -> str | None:
@@ -183,6 +190,8 @@ def asks(profile: Profile, game: dict[str, Any] | None) -> list[dict[str, Any]]:
                             {"name": "cards", "label": f"Card {i + 1}", "list": True, "choices": _names(pool)} for i in range(count)])]})
         elif need == "bet":
             out.append(_bet(game, wait, who))
+        elif need in ("formation", "abilities", "half"):
+            out.append(_club_match_ask(wait, who))
         elif need == "objective_result":
             card = wait.get("card") or club.get("objective")
             name = profile.cards[card].name if card in profile.cards else "its Objective"
@@ -237,3 +246,22 @@ def _betting_cards(game: dict[str, Any], wait: dict[str, Any]) -> dict[str, Any]
             "title": f"The table: {count} Betting token(s) on Opponent cards", "hint": TOKEN_CARDS_HINT,
             "options": [_option("These cards", {"type": "betting_cards"}, None, fields=[
                 {"name": "cards", "label": f"Card {i + 1}", "list": True, "choices": pool} for i in range(count)])]}
+
+
+def _club_match_ask(wait: dict[str, Any], who: str) -> dict[str, Any]:
+    """A step of a match between clubs the page gives: the formation a club declares, or its abilities and pass."""
+    seat, need = wait["seat"], wait["need"]
+    if need == "formation":
+        half = HALVES.get(wait.get("half"), "half")
+        return {"seat": seat, "need": need, "title": f"{who}: declare your formation for the {half}", "hint": FORMATION_HINT,
+                "options": [_option(f"Play a {shape}", {"type": "formation", "seat": seat, "shape": shape})
+                            for shape in wait.get("shapes", [])]}
+    uses = [_option(f"Use {m.get('name', m['card'])}: {m.get('text', '')}".rstrip(": "),
+                    {"type": "use_card", "seat": seat, "card": m["card"]}) for m in wait.get("may_use", [])]
+    if need == "abilities":
+        moment = MOMENTS.get(str(wait.get("timing")), "now")
+        return {"seat": seat, "need": need, "title": f"{who}: your turn with abilities {moment}", "hint": ABILITY_HINT,
+                "options": [*uses, _option("Pass", {"type": "pass", "seat": seat}, group="pass")]}
+    half = HALVES.get(wait.get("half"), "half")
+    return {"seat": seat, "need": need, "title": f"{who}: the {half}", "hint": HALF_HINT,
+            "options": [*uses, _option(f"Ready for the {half}", {"type": "pass", "seat": seat}, group="pass")]}

@@ -232,6 +232,7 @@ class ClubMatches(NamedTuple):
 
     schedule: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...] = ()
     fixtures: tuple[Fixture, ...] = ()
+    shapes: tuple[str, ...] = ()  # the formations the board's pitch allows, the starting one first
 
     def table(self, clubs: int) -> tuple[tuple[int, ...], ...] | None:
         """The schedule's rows for a number of clubs (None when the deck has none)."""
@@ -262,12 +263,25 @@ def _decode(data: dict[str, Any]) -> ClubMatches:
         rolls=tuple((s, v) for s, v in f["rolls"]),
         tiebreaks=tuple(tuple((s, d, sc) for s, d, sc in r) for r in f["tiebreaks"]), winner=f["winner"],
     ) for f in data["fixtures"])
-    return ClubMatches(tuple((n, rows(t)) for n, t in data["schedule"]), fixtures)
+    return ClubMatches(tuple((n, rows(t)) for n, t in data["schedule"]), fixtures, tuple(data.get("shapes", ())))
 
 
 def _prepare(profile: Profile, game: Any, mine: ClubMatches) -> ClubMatches:
-    """The deck's schedules, copied into the game as it begins (the hooks that count weeks see only the state)."""
-    return evolve(mine, schedule=_schedule(profile).tables)
+    """The deck's schedules and the pitch's formations, copied into the game as it begins (the hooks that count weeks
+    and say what the table awaits see only the state)."""
+    return evolve(mine, schedule=_schedule(profile).tables, shapes=formations(profile.board.pitch))
+
+
+def formations(pitch: Any) -> tuple[str, ...]:
+    """Every formation the pitch allows (Defenders-Midfielders-Forwards adding up to the jerseys on the pitch, none
+    above its section's most), the starting formation first, then the more defensive ones first: what a seat's
+    button steps through."""
+    caps = [dict(pitch.section_max).get(s, 0) for s in SECTIONS]
+    start = tuple(dict(pitch.start_sections).get(s, 0) for s in SECTIONS)
+    found = [(d, m, pitch.on_pitch - d - m) for d in range(caps[0], -1, -1) for m in range(caps[1], -1, -1)
+             if 0 <= pitch.on_pitch - d - m <= caps[2]]
+    found.sort(key=lambda shape: (shape != start, -shape[0], -shape[1]))
+    return tuple(_shape_text(shape) for shape in found)
 
 
 def _mine(state: State) -> ClubMatches:
@@ -367,7 +381,7 @@ def _awaiting(state: State) -> list[dict[str, Any]]:
     for f in _mine(state).fixtures:
         half = f.half
         if f.step == "formation":
-            out.append({"seat": f.declarer, "need": "formation", "half": half})
+            out.append({"seat": f.declarer, "need": "formation", "half": half, "shapes": list(_mine(state).shapes)})
         elif f.step == "arrange":
             out.extend({"seat": s, "need": "arrange", "half": half, "shape": _shape_text(f.shape) if s == f.declarer else None}
                        for s in f.seats if f.arrangement(s) is None)

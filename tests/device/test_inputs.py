@@ -341,3 +341,44 @@ def test_a_modules_need_shows_its_own_words_and_a_hold_answers_it_with_a_pass(cl
     interp = make(clock)
     assert interp.prompt(2, game) == Message(betting.WAIT_SHORT, (betting.WAIT_HINT,))
     assert interp.handle(Hold("seat2.roll", 2), game).events == ({"type": "pass", "seat": 2},)
+
+
+# --- League matches between clubs (003 l.143, l.145, l.167) ---------------------------------------------------------
+
+FORMATION = ({"seat": 2, "need": "formation", "half": 1, "shapes": ["4-4-2", "5-4-1", "4-3-3"]},)
+
+
+def test_the_declaring_seat_steps_through_the_formations_the_engine_lists_and_a_hold_declares(clock: Clock) -> None:
+    interp = make(clock)
+    game = Game(FORMATION)
+    assert interp.handle(press(2), game).messages[2] == I.Message(I.FORMATION.format(shape="4-4-2"), (I.PRESS_STEPS_HOLD_DECLARES,))
+    assert interp.handle(press(2), game).messages[2].headline == I.FORMATION.format(shape="5-4-1")
+    assert interp.handle(press(2), game).messages[2].headline == I.FORMATION.format(shape="4-3-3")
+    assert interp.handle(press(2), game).messages[2].headline == I.FORMATION.format(shape="4-4-2")  # round again
+    assert interp.handle(hold(2), game).events == ({"type": "formation", "seat": 2, "shape": "4-4-2"},)
+    assert interp.prompt(2, game) == I.Message(I.DECLARE_FORMATION, ("First half", "Press: choose · Hold: declare"))
+
+
+def test_in_the_turns_after_the_reveal_an_own_card_tapped_is_used_and_a_hold_passes(clock: Clock) -> None:
+    game = Game(({"seat": 1, "need": "abilities", "timing": "after_reveal"},), held={1: {"pl_01"}})
+    interp = make(clock)
+    assert interp.prompt(1, game) == I.Message(I.ABILITY_TURN.format(moment="after the reveal"), (I.TAP_OR_PASS,))
+    assert interp.handle(tap(1, "pl_01"), game).events == ({"type": "use_card", "seat": 1, "card": "pl_01"},)
+    assert interp.handle(hold(1), game).events == ({"type": "pass", "seat": 1},)
+    half = Game(({"seat": 1, "need": "half", "half": 2},), held={1: {"pl_01"}})
+    assert interp.prompt(1, half) == I.Message(I.HALF_NOW.format(half="second half"), (I.TAP_OR_READY,))
+    assert interp.handle(hold(1), half).events == ({"type": "pass", "seat": 1},)
+
+
+def test_a_seat_asked_to_arrange_is_sent_to_its_page_with_its_declared_formation(clock: Clock) -> None:
+    game = Game(({"seat": 2, "need": "arrange", "half": 1, "shape": "5-4-1"}, {"seat": 1, "need": "arrange", "half": 1, "shape": None}))
+    interp = make(clock)
+    assert interp.prompt(2, game) == I.Message(I.ARRANGE_ON_PAGE, (I.ARRANGE_SHAPE.format(half="first half", shape="5-4-1"),))
+    assert interp.prompt(1, game) == I.Message(I.ARRANGE_ON_PAGE, (I.ARRANGE_SECRETLY.format(half="first half"),))
+
+
+def test_the_tie_break_die_is_rolled_by_the_seats_button(clock: Clock) -> None:
+    game = Game(({"seat": 3, "need": "roll", "die": "d6", "purpose": "club_tiebreak", "rerollable": True},))
+    interp = make(clock, [5])
+    assert interp.handle(press(3), game).events == ({"type": "roll", "seat": 3, "value": 5},)
+    assert interp.prompt(3, game).detail == (I.ROLL_FOR.format(what="the tie-break"),)

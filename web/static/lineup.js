@@ -20,6 +20,8 @@ export const SENTENCES = {
   pickFirst: "Pick a Player or a jersey marker from the bench first.",
   cannotFill: "The jersey markers left cannot fill the pitch within the limits: take one back or place a Player.",
   standsFull: (n) => `The club has ${n} Stands: at most ${n} Fanbase can sit there.`,
+  secondHalf: "Second half: the same jersey markers, in the zones you choose now.",
+  arranged: (half) => `Arranged in secret for the ${half === 2 ? "second" : "first"} half: the other club sees it when both have arranged.`,
 };
 let standsRule = {board: 2, infrastructure: {}};
 
@@ -34,6 +36,12 @@ let chosen = null;        // a bench item waiting for a zone
 let placed = [];          // bench items with a zone
 
 function club() { return (latest?.game?.clubs || []).find((c) => c.seat === seat); }
+/** What the engine awaits when this seat arranges its jersey markers in secret for a half of a match between clubs. */
+function arranging() { return (latest?.game?.awaiting || []).find((a) => a.seat === seat && a.need === "arrange"); }
+/** The seat's match between clubs this week, when it plays one (the League matches between clubs module). */
+function fixture() {
+  return (latest?.game?.modules?.club_matches?.fixtures || []).find((f) => f.host === seat || f.visitor === seat);
+}
 
 /** Why this item cannot go into this zone now, or "" when it can. */
 export function refusal(item, zone, onPitch, lim = limits) {
@@ -76,7 +84,7 @@ let assigned = {};        // card id -> {resource: n}, for the Player cards' mat
 function drawAssign() {
   const cards = placed.filter((p) => p.card);
   for (const id of Object.keys(assigned)) if (!cards.some((p) => p.card === id)) delete assigned[id];
-  if (!cards.length || club()?.match?.lineup) { fill($("assign")); return; }
+  if (!cards.length || club()?.match?.lineup || arranging()?.half === 2) { fill($("assign")); return; }
   fill($("assign"), h("details", {}, h("summary", {}, "Resources for the Players' actions (optional)"),
     cards.map((p) => h("div", {class: "row wrap", dataset: {card: p.card}}, h("b", {}, p.name),
       RESOURCES.map((r) => h("label", {class: "inline"}, `${r} `, h("input", {type: "number", min: 0, max: 10,
@@ -114,10 +122,11 @@ function drawPitch() {
   $("stands").max = capacity;
   const onStands = Number($("stands").value) || 0;
   const stands = onStands + extra("fanbase");
-  $("fitness").textContent = c?.match?.lineup
+  const secondHalf = arranging()?.half === 2;
+  $("fitness").textContent = secondHalf ? SENTENCES.secondHalf : c?.match?.lineup
     ? `Recorded: ${cost} Fitness paid, ${c.match.stands ?? 0} Fanbase on the Stands.`
     : `Fitness cost: ${cost}${fitness !== undefined ? ` of ${fitness}` : ""} · Fanbase cost: ${stands}${fanbase !== undefined ? ` of ${fanbase}` : ""}`;
-  if (!c?.match?.lineup && onStands > capacity) {
+  if (!c?.match?.lineup && !secondHalf && onStands > capacity) {
     $("fitness").textContent = SENTENCES.standsFull(capacity);
     $("fitness").dataset.kind = "error";
     $("record").disabled = true;
@@ -126,7 +135,7 @@ function drawPitch() {
   const short = (fitness !== undefined && cost > fitness) || (fanbase !== undefined && stands > fanbase)
     || ["budget", "operation"].some((r) => c?.resources?.[r] !== undefined && extra(r) > c.resources[r]);
   $("fitness").dataset.kind = short ? "error" : "ok";
-  $("record").disabled = placed.length !== limits.total || short || !c || c.match?.lineup;
+  $("record").disabled = placed.length !== limits.total || (short && !secondHalf) || !c || (c.match?.lineup && !secondHalf);
 }
 
 function drawBench() {
@@ -175,6 +184,8 @@ function draw() { drawPitch(); drawBench(); drawAssign(); drawMatchday(); }
 function drawMatchday() {
   const c = club();
   const box = $("matchday");
+  const f = fixture();
+  if (c && f) { fill(box, h("p", {class: "hint", id: "club-match-step"}, clubMatchStep(f))); if (c.match?.result) showResult(); return; }
   if (!c || !c.match?.lineup) { fill(box); return; }
   if (c.match.result) { fill(box, h("p", {class: "big"}, `Played: ${c.match.goals}–${c.match.conceded} (${c.match.result}).`)); showResult(); return; }
   const tactics = c.tactics || [];
@@ -189,6 +200,17 @@ function drawMatchday() {
       const r = await post("/api/actions/kickoff", {seat});
       say($("lineup-msg"), r.ok ? "The match is resolved." : r.message, r.ok);
     }}, "Kick off"));
+}
+
+/** Where this seat's match between clubs stands, from the engine's public view of it. */
+function clubMatchStep(f) {
+  const other = f.host === seat ? f.visitor : f.host;
+  const role = f.host === seat ? "Host" : "Visitor";
+  const half = f.half === 2 ? "second half" : "first half";
+  if (f.step === "played") return `Played against Seat ${other}: see the breakdown on the Table page.`;
+  if (f.step === "arrange") return `${role} against Seat ${other}, ${half}: arrange your jersey markers below and record them (secret until both have).`;
+  if (f.step === "formation") return `${role} against Seat ${other}, ${half}: Seat ${f.declarer} declares its formation first (its button, or the Play page).`;
+  return `${role} against Seat ${other}, ${half}: follow the Play page (abilities, ready for the half, the tie-break).`;
 }
 
 function showResult() {
@@ -243,6 +265,13 @@ $("record").addEventListener("click", async () => {
     [id, Object.fromEntries(Object.entries(res).filter(([, n]) => n > 0))]).filter(([, res]) => Object.keys(res).length));
   const body = {seat, stands: Number($("stands").value) || 0, assign,
     players: placed.map((p) => ({zone: p.zone, jersey: p.jersey, card: p.card, style: p.style}))};
+  const arrange = arranging();
+  if (arrange) {
+    const secret = arrange.half === 2 ? {seat, players: body.players} : body;
+    const r = await post("/api/actions/event", {type: "arrange", ...secret});
+    say($("lineup-msg"), r.ok ? SENTENCES.arranged(arrange.half) : r.message, r.ok);
+    return;
+  }
   const r = await post("/api/actions/lineup", body);
   say($("lineup-msg"), r.ok ? "Lineup recorded: play a Tactic if you want, then kick off." : r.message, r.ok);
 });
@@ -256,7 +285,7 @@ live((snapshot) => {
   latest = snapshot;
   const clubs = snapshot.game?.clubs || [];
   if (!clubs.some((c) => c.seat === seat)) {
-    const waiting = (snapshot.game?.awaiting || []).find((a) => a.need === "lineup");
+    const waiting = (snapshot.game?.awaiting || []).find((a) => a.need === "lineup" || a.need === "arrange");
     seat = waiting?.seat ?? clubs[0]?.seat ?? null;
   }
   fill($("seat"), clubs.map((c) => h("option", {value: c.seat, selected: c.seat === seat}, `${c.seat}: ${nameOf(c)}`)));

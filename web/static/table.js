@@ -1,6 +1,6 @@
 // The table view: status, League table, clubs and the latest announcements, redrawn on every snapshot.
 import {cardNames, fill, live} from "./common.js";
-import {betBoard, club, finalScoring, league, logItem, panels, readable, status} from "./view.js";
+import {betBoard, club, clubMatches, finalScoring, league, logItem, panels, readable, status} from "./view.js";
 
 await cardNames();
 live((snapshot) => {
@@ -18,6 +18,9 @@ live((snapshot) => {
   const box = document.getElementById("panels");
   box.hidden = !modulePanels.length;
   fill(box, modulePanels);
+  const matches = clubMatches(game);
+  document.getElementById("club-matches").hidden = !matches;
+  fill(document.getElementById("club-matches"), matches);
   fill(document.getElementById("clubs"), (game?.clubs || []).map((c) => club(c, game)));
   fill(document.getElementById("recent"), (snapshot.log || []).filter(readable).slice(-6).reverse().map(logItem));
 });

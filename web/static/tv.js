@@ -3,7 +3,7 @@
 // is in view: a slide's body is sized to fit the screen, and one too long even at the smallest readable size scrolls
 // by itself. An attract screen says how to start when no game runs.
 import {fill, h, live, nameOf} from "./common.js";
-import {finalScoring, league, scoreOf, seatColour, status} from "./view.js";
+import {clubMatches, finalScoring, league, scoreOf, seatColour, status} from "./view.js";
 
 const CYCLE_MS = 12000;
 const SCROLL_PAUSE_MS = 2500;
@@ -56,6 +56,10 @@ function slides(game) {
   if (game.final) out.unshift(() => slideBox(h("h1", {}, "Final scoring"), finalScoring(game)));
   if (game.stage === "matchday" && played(game).length) {
     out.splice(out.length, 0, () => slideBox(h("h1", {}, `Week ${game.week} results`), results(game), statusLine(game)));
+  }
+  const matches = clubMatches(game);
+  if (matches && game.stage === "club_match") {
+    out.splice(out.length, 0, () => slideBox(h("h1", {}, `Week ${game.week}: matches between clubs`), matches.slice(1), statusLine(game)));
   }
   for (const c of game.clubs || []) {
     out.push(() => slideBox(h("h1", {style: `--seat:${seatColour(c.seat)}`, class: "clubtitle"}, nameOf(c), h("small", {}, ` seat ${c.seat}`)),

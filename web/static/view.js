@@ -19,7 +19,7 @@ export function status(game) {
   if (stage) parts.push(stage);
   if (game.turn) parts.push(`Seat ${game.turn}'s turn`);
   const waits = (game.awaiting || []).filter((w) => waitText(w));
-  const onPage = (w) => (["lineup", "kickoff"].includes(w.need) ? [" ", h("a", {href: "/lineup"}, "Open the Lineup page")]
+  const onPage = (w) => (["lineup", "kickoff", "arrange"].includes(w.need) ? [" ", h("a", {href: "/lineup"}, "Open the Lineup page")]
     : (w.page || ["action", "suspensions", "objective_result", "bet", "betting_cards"].includes(w.need)) && document.body.dataset.page !== "play"
       && !document.getElementById("asks") ? [" ", h("a", {href: "/play"}, "Open the Play page")] : null);
   // Which rules the game plays (the engine's own line): the Table page and the TV say it under the stage.
@@ -27,6 +27,9 @@ export function status(game) {
   return [h("p", {class: "big", id: "when"}, parts.join(" · ")), rules,
     waits.length ? h("ul", {class: "waiting"}, waits.map((w) => h("li", {}, waitText(w), onPage(w)))) : null];
 }
+
+const HALF_WORDS = {1: "first half", 2: "second half"};
+const MOMENT_WORDS = {after_reveal: "after the reveal", before_match: "before the match"};
 
 /** One sentence for one thing the table waits for. */
 export function waitText(wait) {
@@ -47,6 +50,10 @@ export function waitText(wait) {
     case "suspensions": return `${who}: ${wait.count} € of Maintenance missing — choose cards to suspend.`;
     case "objective_result": return `${who}: say how far the Objective ${cardName(wait.card)} was fulfilled.`;
     case "first_player": return "Choose the First player.";
+    case "formation": return `${who}: declare the formation for the ${HALF_WORDS[wait.half] || "half"} (the button steps through them, a hold declares; or the Play page).`;
+    case "arrange": return `${who}: arrange the jersey markers for the ${HALF_WORDS[wait.half] || "half"} in secret${wait.shape ? ` (a ${wait.shape})` : ""}.`;
+    case "abilities": return `${who}: use an ability ${MOMENT_WORDS[wait.timing] || ""} (tap the card) or hold the button to pass.`;
+    case "half": return `${who}: use abilities during the ${HALF_WORDS[wait.half] || "half"}, then hold the button when ready.`;
     default: return `${who}: ${words(wait.need || "")}`.trim();
   }
 }
@@ -267,4 +274,55 @@ export function betBoard(game) {
       (settled.results || []).map((r) => `${r.name} ${r.result}`).join(", "), "). ",
       (settled.bets || []).map((x) => x.gain ? `${clubName(x.seat)} won ${x.gain} €` : `${clubName(x.seat)} lost ${x.on_token} €`).join("; ")) : null,
   ];
+}
+
+/** This week's matches between clubs (the League matches between clubs module): Host and Visitor, where each match
+ * stands, each half's five pairs of sections zone by zone, and the tie-break; null when the game plays none now. */
+export function clubMatches(game) {
+  const part = game?.modules?.club_matches;
+  const fixtures = part?.fixtures || [];
+  if (!fixtures.length) return null;
+  const clubName = (seat) => nameOf((game.clubs || []).find((c) => c.seat === seat)) || `Seat ${seat}`;
+  return [h("h2", {}, "Matches between clubs"), fixtures.map((f) => {
+    const goals = (seat) => f.halves.reduce((n, half) => n + (half.goals?.[String(seat)] ?? 0), 0);
+    const shapes = Object.keys(f.shapes || {}).length
+      ? h("p", {class: "shapes"}, `${HALF_WORDS[f.half] ? HALF_WORDS[f.half][0].toUpperCase() + HALF_WORDS[f.half].slice(1) : ""}: `,
+        `${clubName(f.host)} ${f.shapes[String(f.host)] ?? "?"}, ${clubName(f.visitor)} ${f.shapes[String(f.visitor)] ?? "?"}`) : null;
+    return h("article", {class: "fixture", dataset: {host: f.host, visitor: f.visitor}},
+      h("h3", {}, h("span", {style: `--seat:${seatColour(f.host)}`, class: "seatname"}, `${clubName(f.host)} (Host, seat ${f.host})`),
+        f.halves.length ? h("b", {class: "score"}, ` ${goals(f.host)}–${goals(f.visitor)} `) : " v ",
+        h("span", {style: `--seat:${seatColour(f.visitor)}`, class: "seatname"}, `${clubName(f.visitor)} (Visitor, seat ${f.visitor})`)),
+      h("p", {class: "step"}, fixtureStep(f)), shapes,
+      f.halves.map((half) => h("section", {class: "half", dataset: {half: half.half}},
+        h("h4", {}, `${half.half === 1 ? "First" : "Second"} half: ${clubName(f.host)} ${half.goals[String(f.host)]}–${half.goals[String(f.visitor)]} ${clubName(f.visitor)}`),
+        h("div", {class: "scroll"}, h("table", {class: "pairs"},
+          h("thead", {}, h("tr", {}, h("th", {}, "Pair"), h("th", {}, "Zone"),
+            h("th", {title: `seat ${half.first}'s attackers v seat ${half.second}'s defenders`}, `Seat ${half.first} attacks`),
+            h("th", {title: `seat ${half.second}'s attackers v seat ${half.first}'s defenders`}, `Seat ${half.second} attacks`),
+            h("th", {class: "n"}, "Goals"))),
+          h("tbody", {}, half.sections.flatMap((sec) => sec.zones.map((z, i) => h("tr", {dataset: {section: sec.section, zone: z.zone}},
+            i === 0 ? h("th", {rowspan: sec.zones.length}, sec.words) : null,
+            h("td", {}, `${words(z.zone)} v ${words(z.facing)}`),
+            h("td", {}, `${strengths(z.attack)} v ${strengths(z.their_defence)}${z.saved ? ` (${z.saved} blocked)` : ""}`),
+            h("td", {}, `${strengths(z.their_attack)} v ${strengths(z.defence)}${z.blocked ? ` (${z.blocked} blocked)` : ""}`),
+            h("td", {class: "n"}, `${z.scored}–${z.conceded}`))))))))),
+      (f.tiebreaks || []).length ? h("p", {class: "tiebreak"}, "Tie-break: ", f.tiebreaks.map((round) =>
+        round.map((r) => `seat ${r.seat} rolled ${r.die} → ${r.score}`).join(", ")).join("; then "),
+      f.winner ? ` — ${clubName(f.winner)} wins.` : "") : null);
+  })];
+}
+
+/** Where a match between clubs stands, in words. */
+function fixtureStep(f) {
+  const half = HALF_WORDS[f.half] || "half";
+  switch (f.step) {
+    case "formation": return `Seat ${f.declarer} declares its formation for the ${half}.`;
+    case "arrange": return `The ${half}${f.shape ? `: seat ${f.declarer} plays a ${f.shape}` : ""}; arranged in secret so far: ${
+      (f.arranged || []).length ? f.arranged.map((s) => `seat ${s}`).join(", ") : "nobody"}.`;
+    case "after_reveal": case "before_match": return `Abilities ${MOMENT_WORDS[f.step]}: seat ${f.turn}'s turn.`;
+    case "half": return `The ${half} is being played: ready so far: ${(f.passed || []).map((s) => `seat ${s}`).join(", ") || "nobody"}.`;
+    case "tiebreak": return "Level: each club rolls a d6 minus the other's Goalkeeper's luck.";
+    case "played": return "Played.";
+    default: return words(f.step || "");
+  }
 }

@@ -132,7 +132,10 @@ def test_the_host_declares_first_then_both_arrange_in_secret_and_the_reveal_plac
     f = fixture(state)
     # week 2: the Stage marker passed to Seat 2, the first in turn order, so Seat 2 hosts (l.142)
     assert (f.host, f.visitor, f.step) == (2, 1, "formation")
-    assert {"seat": 2, "need": "formation", "half": 1} in state.awaiting
+    # every formation of ten jerseys the demo pitch allows (at most 5 Defenders, 5 Midfielders, 3 Forwards): the
+    # starting 4-4-2 first, the button steps through the rest, the more defensive first
+    shapes = ["4-4-2", "5-5-0", "5-4-1", "5-3-2", "5-2-3", "4-5-1", "4-3-3", "3-5-2", "3-4-3", "2-5-3"]
+    assert {"seat": 2, "need": "formation", "half": 1, "shapes": shapes} in state.awaiting
     why = cm.NOT_NOW.format(seat=1, what="declare a formation", why=cm.NOT_DECLARER.format(declarer=2, half="first half"))
     assert refused(profile, state, {"type": "formation", "seat": 1, "shape": "4-4-2"}, E.NotAllowed) == why
     assert refused(profile, state, {"type": "arrange", "seat": 1, "players": players("v", VISITOR_SIDE)}, E.NotAllowed) == \
