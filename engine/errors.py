@@ -123,6 +123,8 @@ SETUP_OPPONENT_WEEKS: Final = (
     "Seat {seat} was dealt {count} Opponent cards, but this game of {weeks} weeks deals {needed} to each club."
 )
 SETUP_OPPONENT_EMBLEM: Final = "Seat {seat}'s Opponent cards must all have different emblems; {team} appears twice."
+SETUP_OPPONENT_DECK: Final = ("Seat {seat}'s Opponent cards {first} to {last} are its Division {division} deck, but {name} "
+                              "({card}) is not a Division {division} card.")
 SETUP_OPPONENT_OFF_TABLE: Final = ("{name} ({card}) plays for a team that is not on this game's League table ({known}); "
                                    "deal Opponent cards of those teams.")
 SETUP_INCOMPLETE: Final = "The game cannot start yet: {missing}."

@@ -81,6 +81,7 @@ class Phase:
     pass_: Fn | None = None  # pass_(tx, seat)
     windows_closed: Fn | None = None  # windows_closed(tx): every club is done with its optional abilities here
     offers: Fn | None = None  # offers(tx, club) -> [(card_id, Ability)]: the optional abilities it may use now
+    turn_actions: tuple[str, ...] = ()  # the base actions taken in turns here as on Tuesday ("hire", "sell")
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +168,10 @@ HOOKS: Final[Mapping[str, Hook]] = MappingProxyType({
     "not_dealt": Hook("first", "(profile, game, card) -> sentence | None: why this game never deals the card"),
     "week_opponent": Hook("pipeline", "(state, club, week: int, card: str | None) -> str | None: the Opponent card the "
                                       "club plays that week (None: no Opponent card, a module plays its match)"),
+    "opponent_decks": Hook("pipeline", "(game, weeks: int, decks: tuple[tuple[int, int | None], ...]) -> decks: the "
+                                       "decks a club's Opponent cards are dealt as, in the order played: (cards, Division "
+                                       "or None); one card per team within a deck (the Epic League's lower then higher)"),
+    "objectives_kept": Hook("pipeline", "(game, count: int) -> int: the Objective cards each club keeps at setup"),
     "objective_kept": Hook("first", "(tx, seat, card) -> True | None: a module keeps another Objective card of a "
                                     "club that already has one (the Epic League's second Objective)"),
     "setup_check": Hook("each", "(tx): before week 1 begins, refuse a setup the module cannot play with"),

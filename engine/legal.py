@@ -34,7 +34,7 @@ def _used_board_cards(state: State) -> set[str]:
     return {c.board_card for c in state.clubs if c.board_card}
 
 
-def auto_lineup(profile: Profile, club: Club) -> dict[str, Any]:
+def auto_lineup(profile: Profile, club: Club, state: State | None = None) -> dict[str, Any]:
     """A legal lineup event for the club: its strongest fit footballers (one per number, as many as its Fitness
     pays for) in their own sections, attackers as far forward and defenders as far back as their cards allow; the
     other slots take plain jersey markers, each numbered one as it shows (a marker never seen yet on a side the
@@ -54,7 +54,15 @@ def auto_lineup(profile: Profile, club: Club) -> dict[str, Any]:
     def free(section: str) -> int:
         return room[section] - sum(1 for p in placed if p["zone"].startswith(section + "_"))
 
-    sides = {h.id: profile.cards[h.id].side(h.trained) for h in club.players}  # type: ignore[union-attr]
+    if state is not None:
+        # the face each footballer shows in this game (a module may change it: an Epic League Winter Break token)
+        from engine.rules.context import side_of
+        from engine.tx import Tx
+
+        probe = Tx(profile, host.rules_for(state.game), state, {}, quiet=True)
+        sides = {h.id: side_of(probe, h, club) for h in club.players}
+    else:
+        sides = {h.id: profile.cards[h.id].side(h.trained) for h in club.players}  # type: ignore[union-attr]
     fit = {sides[h.id].jersey for h in club.players if not h.unavailable}
     blocked = {sides[h.id].jersey for h in club.players if h.unavailable} - fit
     blanks = pitch.blank_jerseys + len(blocked)
@@ -158,7 +166,7 @@ def candidates(profile: Profile, state: State) -> list[dict[str, Any]]:
         elif what == "lineup":
             club = state.club(seat)
             assert club is not None
-            lineup = auto_lineup(profile, club)
+            lineup = auto_lineup(profile, club, state)
             out.append(lineup)
             if club.res[1] > 0:
                 out.append({**lineup, "stands": 1})
@@ -266,6 +274,9 @@ def setup_events(profile: Profile, seats: Sequence[int], picks: Sequence[int] = 
             # only the teams on this game's League table are dealt (a module may add some)
             table = {t.id for t in rules.board(profile, probe, None, profile.board).teams}  # type: ignore[attr-defined]
     opponents = [c for c in deck(profile, chosen, "opponent") if c.team in table]
+    rules = host.rules_for(chosen)
+    decks = rules.opponent_decks(chosen, weeks, ((weeks, None),))  # type: ignore[attr-defined]
+    kept = rules.objectives_kept(chosen, 1)  # type: ignore[attr-defined]
 
     def choose(pool: list[Any]) -> Any:
         i = pick.pop(0) % len(pool) if pick else 0
@@ -287,19 +298,25 @@ def setup_events(profile: Profile, seats: Sequence[int], picks: Sequence[int] = 
             youngsters.append(young)
             young = youngsters.pop(0)
         events.append({"type": "starting_players", "seat": seat, "veteran": vet.id, "youngster": young.id})
-        dealt: list[str] = []
-        teams: set[str] = set()
-        for card in list(opponents):
-            if len(dealt) == weeks:
-                break
-            if card.team not in teams:
-                teams.add(card.team)
-                dealt.append(card.id)
-                opponents.remove(card)
+        # each deck the game deals (one, or the Epic League's lower then higher Division), one card per team in it;
         # the order the cards come in (from the picks, else by seat) decides who meets whom each week
-        k = (pick.pop(0) if pick else seats.index(seat)) % max(len(dealt), 1)
-        events.append({"type": "opponents", "seat": seat, "cards": dealt[k:] + dealt[:k]})
-        events.append({"type": "objective", "seat": seat, "card": choose(objectives).id})
+        k = pick.pop(0) if pick else seats.index(seat)
+        cards: list[str] = []
+        for size, division in decks:
+            dealt: list[str] = []
+            teams: set[str] = set()
+            for card in list(opponents):
+                if len(dealt) == size:
+                    break
+                if card.team not in teams and (division is None or division in (card.divisions or (card.division,))):
+                    teams.add(card.team)
+                    dealt.append(card.id)
+                    opponents.remove(card)
+            shift = k % max(len(dealt), 1)
+            cards += dealt[shift:] + dealt[:shift]
+        events.append({"type": "opponents", "seat": seat, "cards": cards})
+        for _ in range(kept):
+            events.append({"type": "objective", "seat": seat, "card": choose(objectives).id})
         events.append({"type": "tactic", "seat": seat, "card": choose(tactics).id})
     if game is not None:
         events += table_setup(profile, events)

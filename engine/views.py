@@ -127,9 +127,11 @@ def _club_view(profile: Profile, state: State, club: Club, viewer: int | str = E
     cards = profile.cards
     board = host.rules_for(state.game).board(profile, state, club.seat, profile.board)  # type: ignore[attr-defined]
     players = []
+    # the face each footballer shows in this game: a module may change it (an Epic League Winter Break token)
+    face = Tx(profile, host.rules_for(state.game), state, {}, quiet=True)
     for h in club.players:
         card = cards[h.id]
-        side = card.side(h.trained)  # type: ignore[union-attr]
+        side = face.rules.footballer(face, club, h, card.side(h.trained))  # type: ignore[union-attr,attr-defined]
         players.append({
             "id": h.id, "name": card.name, "kind": card.kind, "trained": h.trained, "jersey": side.jersey,
             "style": side.style, "sections": list(side.sections), "strength": max(0, side.strength + h.strength_perm + h.strength_temp),

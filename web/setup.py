@@ -39,7 +39,10 @@ def setup_events(profile: engine.Profile, game: NewGame, modules: Sequence[str] 
         deck(profile, game_is, "opponent")
     except KeyError:
         game_is = Game()  # an unknown module: the game event itself is refused with the engine's sentence
-    dealt = _by_seat(default_setup(profile, seats, game=first)[1:])
+    default = default_setup(profile, seats, game=first)[1:]
+    dealt = _by_seat(default)
+    # a game's modules may have each club keep more than one Objective (the Epic League's two)
+    objectives = {seat: [e["card"] for e in default if e["type"] == "objective" and e.get("seat") == seat] for seat in seats}
     taken: set[str] = {card for club in game.clubs
                        for card in [*club.directors, club.veteran, club.youngster, *club.opponents, club.objective,
                                     club.tactic]
@@ -65,6 +68,8 @@ def setup_events(profile: engine.Profile, game: NewGame, modules: Sequence[str] 
         tactic = club.tactic or fill("tactic", [own["tactic"]["card"]], 1)[0]
         events += _named(club.model_copy(update={"directors": directors, "veteran": veteran, "youngster": youngster,
                                                  "opponents": opponents, "objective": objective, "tactic": tactic}))
+        more = objectives[club.seat][1:]
+        events += [{"type": "objective", "seat": club.seat, "card": card} for card in fill("objective", more, len(more))]
     # what the game's modules still want from the table itself (the Opponent cards under the remaining Betting tokens)
     events += table_setup(profile, events)
     events.append({"type": "first_player", "seat": game.first_seat or seats[0]})

@@ -11,6 +11,7 @@ from engine.modules import (  # noqa: F401  (each module registers itself)
     betting,
     club_matches,
     division,
+    epic_league,
     market,
     new_infrastructure,
     new_objectives,

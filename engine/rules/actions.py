@@ -40,7 +40,8 @@ ROW_KINDS = {"players": "player", "youngster": "youngster", "staff": "staff"}
 def _turn_check(tx: Tx, seat: int, what: str, *, free: bool = False) -> Club:
     """The club may act now: it is a turn day, its turn, nothing is awaited from it, and it has not acted yet."""
     s = tx.state
-    if s.stage not in TURN_DAYS:
+    phase = tx.rules.phases.get(s.stage)
+    if s.stage not in TURN_DAYS and (phase is None or what not in phase.turn_actions):
         raise E.WrongStage(E.WRONG_STAGE.format(seat=seat, what=what, stage=tx.stage_name(), expected="and actions are taken Tuesday to Thursday"))
     club = tx.club(seat)
     if s.turn != seat:

@@ -139,13 +139,22 @@ def on_opponents(tx: Tx) -> None:
     if not cards or len({c.id for c in cards}) != len(cards):
         raise E.BadEvent(E.BAD_FIELD.format(type="opponents", field="cards", why="list each dealt Opponent card once"))
     table = {t.id: t for t in tx.board(None).teams}
-    teams: set[str] = set()
-    for c in cards:
-        if c.team not in table:
-            raise E.NotAllowed(E.SETUP_OPPONENT_OFF_TABLE.format(name=c.name, card=c.id, known=", ".join(t.name for t in table.values())))
-        if c.team in teams:
-            raise E.NotAllowed(E.SETUP_OPPONENT_EMBLEM.format(seat=seat, team=table[c.team].name))
-        teams.add(c.team)
+    # one card per team within each deck the game deals (one deck in the base game; the Epic League's lower then
+    # higher Division deck, each of its own Division)
+    decks = tx.rules.opponent_decks(tx.state.game, len(cards), ((len(cards), None),))  # type: ignore[attr-defined]
+    start = 0
+    for size, division in decks:
+        teams: set[str] = set()
+        for c in cards[start:start + size]:
+            if c.team not in table:
+                raise E.NotAllowed(E.SETUP_OPPONENT_OFF_TABLE.format(name=c.name, card=c.id, known=", ".join(t.name for t in table.values())))
+            if c.team in teams:
+                raise E.NotAllowed(E.SETUP_OPPONENT_EMBLEM.format(seat=seat, team=table[c.team].name))
+            if division is not None and division not in (c.divisions or (c.division,)):
+                raise E.NotAllowed(E.SETUP_OPPONENT_DECK.format(seat=seat, name=c.name, card=c.id, first=start + 1,
+                                                                last=start + size, division=division))
+            teams.add(c.team)
+        start += size
     weeks = tx.state.game.option("weeks")
     if weeks is not None:
         needed = tx.rules.opponents_needed(tx.state, weeks, weeks)  # type: ignore[attr-defined]
