@@ -224,6 +224,8 @@ PICK_KINDS: Mapping[str, tuple[str, ...] | None] = {
     "card": None,
 }
 OBJECTIVE_RESULTS = ("missed", "fulfilled", "perfect")
+WINTER_RESULTS = ("fulfilled", "perfect", "missed")
+"""How an Objective tapped at the Winter Break went, in the order the button steps (missed: it is the one discarded)."""
 MATCH_TURNS = ("abilities", "half")
 """Needs of a match between clubs in which a club's own card tapped uses its ability (a hold passes)."""
 POTENTIAL_STATS = ("fanbase", "operation", "fitness")
@@ -430,6 +432,12 @@ class Interpreter:
         pending = self._pending.get(seat)
         if need == "suspensions":
             return self._suspension(seat, card, first, game)
+        if need == "winter_objective" and kind == "objective":
+            # the Objective fulfilled before the Winter Break (or discarded): the button steps how it went
+            pending = _Pending("objective", {"type": "winter_objective", "seat": seat, "card": card},
+                               options=WINTER_RESULTS, prompt=game.name(card))
+            self._pending[seat] = pending
+            return Outcome(messages={seat: self._pending_message(pending)})
         card_entry = next((e for e in entries if e.get("need") == "card" and kind in e.get("kinds", ())), None)
         if card_entry is not None:
             kinds = tuple(card_entry.get("kinds", ()))

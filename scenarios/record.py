@@ -627,6 +627,107 @@ def record_club_matches(out: Path) -> None:
                       "A whole four-club game whose last three weeks are matches between the clubs, on the simulated table.")
 
 
+EPIC_SEATS_RESULTS = {1: 1, 2: 0, 3: 2, 4: 0}
+"""How each seat steps its Objective at the Winter Break: presses after the tap (0 fulfilled, 1 perfect, 2 missed)."""
+EPIC_REVEALS = (("strength", "attacker", "cheaper", "tough", "jersey_12"),
+                ("cheaper", "defender", "first_goal", "attacker", "jersey_1"),
+                ("any_section", "strength", "swap_resource", "swap_resource", "first_goal"))
+"""The Winter Break tokens the table reveals in the three rounds of Winter Training."""
+
+
+def _epic_week(rec: Recorder, week: int) -> None:
+    """One week of the Epic League: Board meetings, passes, lineups from the page, Opponent cards on the slot."""
+    from engine.legal import auto_lineup
+
+    table = rec.table
+    profile = table.session.profile
+    for seat in SEATS:
+        card = f"bm_{((week - 1) * 4 + seat - 1) % 38 + 1:02d}"
+        rec.tap(f"seat{seat}.tap", card, f"Week {week}, Monday: Seat {seat}'s Board meeting card, then its roll." if seat == 1 else None)
+        rec.press(f"seat{seat}.roll", [decisive_rolls(profile, seat)[0]])
+    rec.wait(comment="The reroll windows close: the rolls are kept.")
+    settle(rec, leave=("monday",))
+    while table.view()["stage"] in ("tuesday", "wednesday", "thursday"):
+        rec.hold(f"seat{table.view()['turn']}.roll", "Every seat passes its turns." if table.view()["stage"] == "tuesday" else None)
+    for seat in SEATS:
+        state = table.session.state
+        lineup = {k: v for k, v in auto_lineup(profile, state.club(seat), state).items() if k not in ("seat", "type")}
+        rec.page({"type": "lineup", "seat": seat, **lineup},
+                 f"Week {week}, Matchday: Seat {seat} fields its footballers from the page." if seat == 1 else None)
+    for seat in SEATS:
+        dealt = table.session.state.club(seat).opponents[week - 1]
+        rec.tap("shared.opponent", dealt, "The Opponent cards are turned over on the shared slot." if seat == 1 else None)
+        settle_seat(rec, seat)
+    settle(rec, leave=("matchday", "results", "end_of_round"))
+
+
+def _winter_break(rec: Recorder) -> None:
+    """The Winter Break at the table: Objectives tapped and stepped on the buttons, the Transfer Window's turns (a hire
+    tapped and confirmed, passes held), then Winter Training on the page."""
+    table = rec.table
+    state = table.session.state
+    epic = state.slice("epic_league")
+    for seat in SEATS:
+        card = epic.second_of(seat) if seat % 2 else state.club(seat).objective
+        rec.tap(f"seat{seat}.tap", card, f"Seat {seat} taps the Objective it fulfilled before the break (or the one it "
+                                         "discards) and steps how it went on its button; a hold confirms.")
+        for _ in range(EPIC_SEATS_RESULTS[seat]):
+            rec.press(f"seat{seat}.roll")
+        rec.hold(f"seat{seat}.roll")
+    rec.check("Season Maintenance is done and the Transfer Window is open.",
+              view={"modules.epic_league.step": "transfer", "modules.epic_league.round": 1})
+    first = table.view()["turn"]
+    display = _display(table)
+    if display:
+        rec.tap(f"seat{first}.tap", display, f"Transfer Window, round 1: Seat {first} hires a Player; the button confirms.")
+        rec.press(f"seat{first}.roll")
+    while table.view()["modules"]["epic_league"]["step"] == "transfer":
+        rec.hold(f"seat{table.view()['turn']}.roll", "Every other turn of the three rounds is passed with a hold.")
+    for tokens in EPIC_REVEALS:
+        rec.page({"type": "winter_tokens", "tokens": list(tokens)}, "Winter Training: the table reveals five tokens.")
+        while table.view()["modules"]["epic_league"]["step"] == "draft":
+            need = table.view()["awaiting"][0]
+            rec.page({"type": "winter_pick", "seat": need["seat"], "token": need["tokens"][0]},
+                     f"Seat {need['seat']} takes a token on the Play page.")
+    while table.view()["stage"] == "winter_break":
+        need = next(a for a in table.view()["awaiting"] if a["need"] == "winter_place")
+        seat = need["seat"]
+        placed = {p["card"] for p in table.view()["modules"]["epic_league"]["placed"] if p["seat"] == seat}
+        card = next(p["id"] for p in club(table, seat)["players"] if p["id"] not in placed)
+        rec.page({"type": "winter_place", "seat": seat, "token": need["tokens"][0], "card": card},
+                 f"Seat {seat} puts a token on one of its Player cards.")
+
+
+def play_epic_game(rec: Recorder) -> None:
+    """A whole Epic League of four clubs: ten weeks, the Winter Break after week 5, the final scoring."""
+    action = new_game_action()
+    action["clubs"] = [{**{k: v for k, v in c.items() if k not in ("opponents", "objective")}, "directors": list(DIRECTORS[c["seat"]]),
+                        "veteran": STARTERS[c["seat"]][0], "youngster": STARTERS[c["seat"]][1]} for c in action["clubs"]]
+    action.update(modules=["epic_league"], options={"lower_division": 3}, deal=True)
+    rec.page(action, "The page starts an Epic League of four clubs: the table deals each club five Division 3 and five "
+                     "Division 2 Opponent cards and two of the mode's Objective cards.")
+    rec.check("Week 1 begins: ten weeks, twelve teams on the table.",
+              view={"stage": "monday", "week": 1, "weeks": 10, "game.text": "Eleven with Epic League; Lower Division 3."})
+    for week in range(1, 11):
+        _epic_week(rec, week)
+        if week == 5:
+            rec.check("After the End of the round of week 5: the Winter Break.",
+                      view={"stage": "winter_break", "modules.epic_league.step": "objectives"})
+            _winter_break(rec)
+            rec.check("The Winter Break is over: week 6 begins.", view={"stage": "monday", "week": 6})
+    play_end(rec)
+
+
+def record_epic(out: Path) -> None:
+    """Record scenarios/epic-league-game.toml."""
+    with tempfile.TemporaryDirectory() as tmp:
+        with SimulatedTable.open(Path(tmp) / "epic.db", strict_dice=True) as table:
+            rec = Recorder(table)
+            play_epic_game(rec)
+            rec.write(out / "epic-league-game.toml", "A whole Epic League of four clubs",
+                      "A whole four-club Epic League: ten weeks, the Winter Break after week 5, the final scoring, on the simulated table.")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Record every shipped scenario (into the folder given as the first argument, else next to this file)."""
     out = Path(argv[0]) if argv else HERE
@@ -651,6 +752,7 @@ def main(argv: list[str] | None = None) -> int:
     record_cards(out)
     record_every_module(out)
     record_club_matches(out)
+    record_epic(out)
     return 0
 
 

@@ -172,6 +172,9 @@ def asks(profile: Profile, game: dict[str, Any] | None) -> list[dict[str, Any]]:
         if need == "betting_cards":
             out.append(_betting_cards(game, wait))
             continue
+        if need == "winter_tokens":
+            out.append(_winter_tokens(game, wait))
+            continue
         club = clubs.get(seat)
         if club is None:
             continue
@@ -192,6 +195,8 @@ def asks(profile: Profile, game: dict[str, Any] | None) -> list[dict[str, Any]]:
             out.append(_bet(game, wait, who))
         elif need in ("formation", "abilities", "half"):
             out.append(_club_match_ask(wait, who))
+        elif need in ("winter_pick", "winter_place"):
+            out.append(_winter_ask(game, club, wait, who))
         elif need == "objective_result":
             card = wait.get("card") or club.get("objective")
             name = profile.cards[card].name if card in profile.cards else "its Objective"
@@ -265,3 +270,47 @@ def _club_match_ask(wait: dict[str, Any], who: str) -> dict[str, Any]:
     half = HALVES.get(wait.get("half"), "half")
     return {"seat": seat, "need": need, "title": f"{who}: the {half}", "hint": HALF_HINT,
             "options": [*uses, _option(f"Ready for the {half}", {"type": "pass", "seat": seat}, group="pass")]}
+
+
+TOKENS_HINT = ("Draw them at random from the Winter Break tokens not revealed yet, lay them face up, and name them here; "
+               "the clubs then choose one each.")
+
+
+def _epic(game: dict[str, Any]) -> dict[str, Any]:
+    found = game.get("modules", {}).get("epic_league", {})
+    return found if isinstance(found, dict) else {}
+
+
+def _token_names(game: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {t["id"]: t for t in _epic(game).get("tokens", [])}
+
+
+def _winter_tokens(game: dict[str, Any], wait: dict[str, Any]) -> dict[str, Any]:
+    """The Winter Break tokens the table reveals for a round of Winter Training (the Epic League)."""
+    count = int(wait.get("count", 0))
+    names = _token_names(game)
+    supply = _epic(game).get("supply", {})
+    pool = [{"value": k, "label": f"{names[k]['name']} ({n} left): {names[k]['does']}"} for k, n in supply.items() if n and k in names]
+    return {"seat": None, "need": "winter_tokens", "count": count,
+            "title": f"The table: {count} Winter Break tokens for round {wait.get('round')} of Winter Training",
+            "hint": TOKENS_HINT, "options": [_option("These tokens", {"type": "winter_tokens"}, None, fields=[
+                {"name": "tokens", "label": f"Token {i + 1}", "list": True, "choices": pool} for i in range(count)])]}
+
+
+def _winter_ask(game: dict[str, Any], club: dict[str, Any], wait: dict[str, Any], who: str) -> dict[str, Any]:
+    """A club's pick among the Winter Break tokens revealed, or where it puts a token it took (the Epic League)."""
+    seat = wait["seat"]
+    names = _token_names(game)
+    label = lambda k: f"{names.get(k, {}).get('name', k)}: {names.get(k, {}).get('does', '')}"  # noqa: E731
+    if wait["need"] == "winter_pick":
+        return {"seat": seat, "need": "winter_pick", "title": f"{who}: choose a Winter Break token",
+                "hint": "The token goes on one of your Player cards once the three rounds are drafted.",
+                "options": [_option(f"Take {label(k)}", {"type": "winter_pick", "seat": seat, "token": k})
+                            for k in dict.fromkeys(wait.get("tokens", []))]}
+    taken = {p["card"] for p in _epic(game).get("placed", []) if p["seat"] == seat}
+    cards = [{"value": p["id"], "label": p.get("name") or p["id"]} for p in club.get("players", []) if p["id"] not in taken]
+    return {"seat": seat, "need": "winter_place", "title": f"{who}: put your Winter Break tokens on your Player cards",
+            "hint": "One token a card, for the rest of the game.",
+            "options": [_option(f"Put {label(k)}", {"type": "winter_place", "seat": seat, "token": k}, None,
+                                fields=[{"name": "card", "label": "On which card", "choices": cards}])
+                        for k in dict.fromkeys(wait.get("tokens", []))]}

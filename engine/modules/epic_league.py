@@ -80,6 +80,16 @@ LEFT_OVER: Final = "The {name} token left over is discarded."
 PLACED: Final = "Seat {seat} puts the {name} token on {card}: it {does} for the rest of the game."
 BREAK_OVER: Final = "The Winter Break is over: week {week} begins."
 NO_CARD_LEFT: Final = "Every Player card of Seat {seat} carries a Winter Break token: its {name} token is discarded."
+WAIT_OBJECTIVE: Final = ("Seat {seat}: tap the Objective card fulfilled before the Winter Break (or the one discarded) "
+                         "and choose how it went with the button.")
+OBJECTIVE_SHORT: Final = "Tap an Objective"
+OBJECTIVE_HINT: Final = "fulfilled, or the one discarded"
+WAIT_TOKENS: Final = "The table: reveal {count} Winter Break tokens for round {round} of Winter Training and name them on the Play page."
+WAIT_PICK: Final = "Seat {seat}: choose a Winter Break token on the Play page."
+PICK_SHORT: Final = "Choose a token"
+WAIT_PLACE: Final = "Seat {seat}: put your Winter Break tokens on your Player cards (the Play page)."
+PLACE_SHORT: Final = "Place your tokens"
+ON_THE_PAGE: Final = "on the Play page"
 KEPT_SECOND: Final = "Seat {seat} keeps its second Objective card."
 
 NOT_NOW: Final = "Seat {seat} cannot {what} now: {why}."
@@ -355,16 +365,20 @@ def _awaiting(state: State) -> list[dict[str, Any]]:
         return []
     if mine.step == "objectives":
         answered = {s for s, _, _ in mine.winter}
-        return [{"seat": c.seat, "need": "winter_objective"} for c in state.clubs if c.seat not in answered]
+        return [{"seat": c.seat, "need": "winter_objective", "text": WAIT_OBJECTIVE.format(seat=c.seat),
+                 "short": OBJECTIVE_SHORT, "hint": OBJECTIVE_HINT} for c in state.clubs if c.seat not in answered]
     if mine.step == "transfer" and state.turn and not any(p.seat == state.turn for p in state.pending):
         return [{"seat": state.turn, "need": "action", "day": STAGE, "free_only": False, "round": mine.round}]
     if mine.step == "tokens":
-        return [{"seat": None, "need": "winter_tokens", "count": len(state.clubs) + 1, "round": mine.round}]
+        return [{"seat": None, "need": "winter_tokens", "count": len(state.clubs) + 1, "round": mine.round,
+                 "text": WAIT_TOKENS.format(count=len(state.clubs) + 1, round=mine.round)}]
     if mine.step == "draft" and mine.order:
-        return [{"seat": mine.order[0], "need": "winter_pick", "tokens": list(mine.revealed)}]
+        return [{"seat": mine.order[0], "need": "winter_pick", "tokens": list(mine.revealed),
+                 "text": WAIT_PICK.format(seat=mine.order[0]), "short": PICK_SHORT, "hint": ON_THE_PAGE}]
     if mine.step == "place":
         waiting = sorted({s for s, _ in mine.drafted})
-        return [{"seat": s, "need": "winter_place", "tokens": [k for t, k in mine.drafted if t == s]} for s in waiting]
+        return [{"seat": s, "need": "winter_place", "tokens": [k for t, k in mine.drafted if t == s],
+                 "text": WAIT_PLACE.format(seat=s), "short": PLACE_SHORT, "hint": ON_THE_PAGE} for s in waiting]
     return []
 
 

@@ -1,6 +1,6 @@
 // The table view: status, League table, clubs and the latest announcements, redrawn on every snapshot.
 import {cardNames, fill, live} from "./common.js";
-import {betBoard, club, clubMatches, finalScoring, league, logItem, panels, readable, status} from "./view.js";
+import {betBoard, club, clubMatches, epicLeague, finalScoring, league, logItem, panels, readable, status} from "./view.js";
 
 await cardNames();
 live((snapshot) => {
@@ -18,6 +18,9 @@ live((snapshot) => {
   const box = document.getElementById("panels");
   box.hidden = !modulePanels.length;
   fill(box, modulePanels);
+  const epic = epicLeague(game);
+  document.getElementById("epic-league").hidden = !epic;
+  fill(document.getElementById("epic-league"), epic);
   const matches = clubMatches(game);
   document.getElementById("club-matches").hidden = !matches;
   fill(document.getElementById("club-matches"), matches);

@@ -20,7 +20,7 @@ export function status(game) {
   if (game.turn) parts.push(`Seat ${game.turn}'s turn`);
   const waits = (game.awaiting || []).filter((w) => waitText(w));
   const onPage = (w) => (["lineup", "kickoff", "arrange"].includes(w.need) ? [" ", h("a", {href: "/lineup"}, "Open the Lineup page")]
-    : (w.page || ["action", "suspensions", "objective_result", "bet", "betting_cards"].includes(w.need)) && document.body.dataset.page !== "play"
+    : (w.page || ["action", "suspensions", "objective_result", "bet", "betting_cards", "winter_tokens", "winter_pick", "winter_place"].includes(w.need)) && document.body.dataset.page !== "play"
       && !document.getElementById("asks") ? [" ", h("a", {href: "/play"}, "Open the Play page")] : null);
   // Which rules the game plays (the engine's own line): the Table page and the TV say it under the stage.
   const rules = game.game?.titles?.length ? h("p", {class: "rules", id: "game-rules"}, game.game.text) : null;
@@ -325,4 +325,31 @@ function fixtureStep(f) {
     case "played": return "Played.";
     default: return words(f.step || "");
   }
+}
+
+/** The Epic League (its module's view): the Winter Break's step, the tokens revealed, taken and on the clubs' cards,
+ * the Objectives scored at the break, and the VP by League position; null when the game is not an Epic League. */
+export function epicLeague(game) {
+  const e = game?.modules?.epic_league;
+  if (!e) return null;
+  const names = Object.fromEntries((e.tokens || []).map((t) => [t.id, t]));
+  const tokenName = (k) => names[k]?.name || k;
+  const clubName = (seat) => nameOf((game.clubs || []).find((c) => c.seat === seat)) || `Seat ${seat}`;
+  const STEP = {objectives: "Objectives", transfer: `the Transfer Window, round ${e.round} of 3`,
+    tokens: `Winter Training, round ${e.round} of 3: the tokens to reveal`, draft: `Winter Training, round ${e.round} of 3: the draft`,
+    place: "Winter Training: the tokens go on the Player cards", done: "over"};
+  const vp = (e.league_vp || []).map((v, i) => `${i + 1}: ${v}`).concat(`${(e.league_vp || []).length + 1}+: ${e.league_vp_beyond}`);
+  return [
+    h("h2", {}, "Epic League"),
+    h("p", {class: "hint"}, `Ten weeks, a Winter Break after week 5; VP by League position — ${vp.join(", ")}.`),
+    e.step ? h("p", {id: "winter-step"}, `Winter Break: ${STEP[e.step] || words(e.step)}.`) : null,
+    (e.revealed || []).length ? h("p", {id: "winter-revealed"}, "Tokens revealed: ", e.revealed.map(tokenName).join(", ")) : null,
+    (e.winter || []).length ? h("ul", {class: "notes", id: "winter-objectives"}, e.winter.map((w) => h("li", {},
+      `${clubName(w.seat)}: ${w.result === "missed" ? "no Objective fulfilled before the break (one discarded)"
+        : `${cardName(w.card)} ${w.result === "perfect" ? "fulfilled perfectly (6 VP)" : "fulfilled (3 VP)"}`}`))) : null,
+    (e.drafted || []).length ? h("p", {id: "winter-drafted"}, "Taken, to place: ",
+      e.drafted.map((d) => `${clubName(d.seat)} ${tokenName(d.token)}`).join(", ")) : null,
+    (e.placed || []).length ? h("ul", {class: "notes", id: "winter-placed"}, e.placed.map((p) => h("li", {},
+      `${clubName(p.seat)}: ${tokenName(p.token)} on ${cardName(p.card)} — it ${names[p.token]?.does || ""}`))) : null,
+  ];
 }
