@@ -58,7 +58,7 @@ EFFECTS: Final = {
     "jersey": "has a new Jersey number, the token's (the table keeps to it: the board's jersey markers stay as printed)",
     "cheaper": "may assign 1 fewer resource to activate its effect (the table keeps to it)",
     "swap_resource": "may use another resource to be assigned or activate its effects (the table keeps to it)",
-    "first_goal_vp": "places 1 VP token on its card when it scores for the first time (the table keeps to it)",
+    "first_goal_vp": "places 1 VP token on its card when it scores for the first time",
     "ignore_token": "ignores 1 of each Injury or Suspension tokens it gains (the table keeps to it)",
 }
 STEPS: Final = ("objectives", "transfer", "tokens", "draft", "place", "done")
@@ -90,6 +90,7 @@ PICK_SHORT: Final = "Choose a token"
 WAIT_PLACE: Final = "Seat {seat}: put your Winter Break tokens on your Player cards (the Play page)."
 PLACE_SHORT: Final = "Place your tokens"
 ON_THE_PAGE: Final = "on the Play page"
+FIRST_GOAL: Final = "{name} scores for the first time with the First goal token: 1 VP on his card (Seat {seat})."
 KEPT_SECOND: Final = "Seat {seat} keeps its second Objective card."
 
 NOT_NOW: Final = "Seat {seat} cannot {what} now: {why}."
@@ -197,6 +198,7 @@ class Epic(NamedTuple):
     drafted: tuple[tuple[int, str], ...] = ()  # seat, token kind: in the club's supply, not yet placed
     placed: tuple[tuple[int, str, str], ...] = ()  # seat, card, token kind
     used: tuple[str, ...] = ()  # token kinds revealed so far (the supply is the box's count minus these)
+    scored: tuple[tuple[int, str], ...] = ()  # seat, card: a footballer with the first-goal token who has scored
 
     def second_of(self, seat: int) -> str | None:
         """The club's second Objective card, until the Winter Break settles it."""
@@ -210,7 +212,8 @@ class Epic(NamedTuple):
 def _decode(data: dict[str, Any]) -> Epic:
     return Epic(tuple((s, c) for s, c in data["second"]), tuple((s, c, r) for s, c, r in data["winter"]), data["step"],
                 data["round"], tuple(data["revealed"]), tuple(data["order"]), tuple((s, k) for s, k in data["drafted"]),
-                tuple((s, c, k) for s, c, k in data["placed"]), tuple(data["used"]))
+                tuple((s, c, k) for s, c, k in data["placed"]), tuple(data["used"]),
+                tuple((s, c) for s, c in data.get("scored", ())))
 
 
 def _mine(state: State) -> Epic:
@@ -336,6 +339,22 @@ def _footballer(tx: Tx, club: Club, held: Any, side: Any) -> Any:
     if token.effect == "any_section":
         return replace(side, sections=SECTIONS_ALL)
     return side
+
+
+def _after_match(tx: Tx, seat: int) -> None:
+    """The first-goal token (l.553): "When this Player scores for the first time, place 1 VP on this card"."""
+    mine = _mine(tx.state)
+    club = tx.club(seat)
+    for s, card, kind in mine.placed:
+        token = _ext(tx.profile).token(kind)
+        if s != seat or token is None or token.effect != "first_goal_vp" or (seat, card) in mine.scored:
+            continue
+        held = club.held(card)
+        if held is None or not club.mod(f"scored:{card}:round"):
+            continue
+        club = tx.put(evolve(club, players=tuple(evolve(h, vp=h.vp + 1) if h.id == card else h for h in club.players)))
+        mine = _put(tx, scored=mine.scored + ((seat, card),))
+        tx.say("vp", seat, FIRST_GOAL.format(name=tx.name(card), seat=seat), card=card, amount=1)
 
 
 def _abilities(tx: Tx, club: Club, card_id: str, abilities: Any) -> Any:
@@ -669,7 +688,7 @@ EPIC_LEAGUE = host.register(host.Module(
     hooks={"opponents_needed": _opponents_needed, "opponent_decks": _opponent_decks, "objectives_kept": _objectives_kept,
            "deck": _deck, "not_dealt": _not_dealt, "objective_kept": _objective_kept, "setup_check": _setup_check,
            "awaiting": _awaiting_setup, "board": _board, "week_phases": _week_phases, "score_parts": _score_parts,
-           "footballer": _footballer, "abilities": _abilities, "view": _view, "candidates": _candidates},
+           "footballer": _footballer, "abilities": _abilities, "after_match": _after_match, "view": _view, "candidates": _candidates},
     data=(host.DataFile(DATA_FILE, _read, doc="the League table extension: its teams, VP by position, the Objective cards "
                                               "of the mode and the Winter Break tokens",
                         teams=lambda ext: tuple(t.id for t in ext.teams)),),

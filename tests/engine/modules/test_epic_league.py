@@ -108,7 +108,7 @@ def test_the_winter_break_comes_after_the_end_of_the_round_of_week_5_and_scores_
 
 
 def _through_objectives(profile: Any, state: State) -> State:
-    for seat in (1, 2, 3, 4):
+    for seat in [c.seat for c in state.clubs]:
         state = run(profile, [{"type": "winter_objective", "seat": seat, "card": club(state, seat).objective, "result": "missed"}], state)
     return state
 
@@ -168,7 +168,8 @@ def test_winter_training_drafts_from_most_points_then_fewest_then_most_and_disca
     most points"."""
     profile, state = started()
     state = _to_draft(profile, at_break(profile, state), {1: 4, 2: 9, 3: 1, 4: 6})
-    assert state.awaiting == ({"seat": None, "need": "winter_tokens", "count": 5, "round": 1},)
+    assert state.awaiting == ({"seat": None, "need": "winter_tokens", "count": 5, "round": 1,
+                               "text": epic.WAIT_TOKENS.format(count=5, round=1)},)
     too_few = {"type": "winter_tokens", "tokens": ["strength", "attacker"]}
     assert refused(profile, state, too_few, E.NotAllowed) == epic.WRONG_COUNT.format(count=5, got=2)
     three = {"type": "winter_tokens", "tokens": ["strength", "strength", "strength", "attacker", "defender"]}
@@ -235,3 +236,29 @@ def test_the_final_scoring_uses_the_epic_league_vp_table_and_three_or_six_vp_an_
     for row in engine.view(profile, final)["final"]:
         assert row["league"] == board.position_vp(row["position"])
         assert row["objective"] in (0, 3, 6) and "winter_objective" in row
+
+
+def test_the_first_goal_token_puts_one_vp_on_the_card_at_his_first_goal_only() -> None:
+    """l.553: "When this Player scores for the first time, place 1 VP on this card"."""
+    from tests.engine.helpers import footballer, with_cards
+
+    striker = footballer("pl_striker", 9, "attack", 9, ("fwd",))
+    profile = with_cards(demo(), striker)
+    state = run(profile, setup_events(profile, [1, 2], game=GAME))
+    state = _to_draft(profile, at_break(profile, state), {1: 9, 2: 1})
+    state = set_club(state, 1, players=club(state, 1).players + (Held("pl_striker"),))
+    for tokens in (["first_goal", "cheaper", "tough"], ["strength", "defender", "jersey_1"], ["attacker", "strength", "cheaper"]):
+        state = run(profile, [{"type": "winter_tokens", "tokens": tokens}], state)
+        while state.slice(epic.NAME).step == "draft":
+            need = state.awaiting[0]
+            state = run(profile, [{"type": "winter_pick", "seat": need["seat"], "token": need["tokens"][0]}], state)
+    state = run(profile, [{"type": "winter_place", "seat": 1, "token": "first_goal", "card": "pl_striker"}], state)
+    state = advance_until(profile, state, lambda s: s.stage != epic.STAGE)
+    for week in (6, 7):
+        state = advance_until(profile, state, lambda s: any(a["need"] == "lineup" and a["seat"] == 1 for a in s.awaiting))
+        lineup = engine.legal.auto_lineup(profile, club(state, 1), state)
+        assert any(p["card"] == "pl_striker" and p["zone"].startswith("fwd") for p in lineup["players"])
+        state = run(profile, [lineup, {"type": "kickoff", "seat": 1}], state)
+        assert club(state, 1).mod("scored:pl_striker:round") >= 1  # Strength 9 scores against any Opponent
+        assert club(state, 1).held("pl_striker").vp == 1  # one VP, at the first goal only
+        state = advance_until(profile, state, lambda s: s.week == week + 1)
