@@ -13,7 +13,7 @@ from device.inputs import Hold, Interpreter, Lift, Press, Tap
 from device.screens import Message
 from drivers.dice import ScriptedDice
 
-KINDS = {"pl_01": "player", "yg_01": "youngster", "vet_01": "veteran", "st_01": "staff", "st_02": "staff",
+KINDS = {"obj_epic": "objective", "pl_01": "player", "yg_01": "youngster", "vet_01": "veteran", "st_01": "staff", "st_02": "staff",
          "sp_01": "sponsor", "bm_01": "board_meeting", "dir_01": "director", "dir_02": "director",
          "dir_03": "director", "opp_a_1": "opponent", "opp_b_2": "opponent", "tac_01": "tactic"}
 
@@ -382,3 +382,19 @@ def test_the_tie_break_die_is_rolled_by_the_seats_button(clock: Clock) -> None:
     interp = make(clock, [5])
     assert interp.handle(press(3), game).events == ({"type": "roll", "seat": 3, "value": 5},)
     assert interp.prompt(3, game).detail == (I.ROLL_FOR.format(what="the tie-break"),)
+
+
+def test_at_the_winter_break_a_seat_taps_its_objective_and_steps_how_it_went(clock: Clock) -> None:
+    """The Epic League's Winter Break (003 l.477): the Objective card fulfilled (or the one discarded) is tapped on
+    the seat's pad, the button steps fulfilled, perfect, missed, and a hold confirms."""
+    from engine.modules import epic_league
+
+    need = {"seat": 3, "need": "winter_objective", "text": epic_league.WAIT_OBJECTIVE.format(seat=3),
+            "short": epic_league.OBJECTIVE_SHORT, "hint": epic_league.OBJECTIVE_HINT}
+    game = Game((need,))
+    interp = make(clock)
+    assert interp.prompt(3, game) == Message(epic_league.OBJECTIVE_SHORT, (epic_league.OBJECTIVE_HINT,))
+    shown = interp.handle(tap(3, "obj_epic"), game).messages[3]
+    assert shown.headline == "OBJ_EPIC: Fulfilled"
+    assert interp.handle(press(3), game).messages[3].headline == "OBJ_EPIC: Perfect"
+    assert interp.handle(hold(3), game).events == ({"type": "winter_objective", "seat": 3, "card": "obj_epic", "result": "perfect"},)
