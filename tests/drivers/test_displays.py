@@ -256,6 +256,28 @@ def test_an_offline_panel_comes_back_by_itself_with_the_frame_it_missed(
         display.close()
 
 
+@pytest.mark.parametrize("path", ["timer", "retry", "show"])
+def test_whoever_hears_a_panel_is_back_sees_the_frame_it_missed_on_it(table: SimulatedI2C, path: str) -> None:
+    # The screens (and the page's health line) redraw or report on "online": the panel must already show the frame.
+    flaky = table.add_panel(1, 0x3C)
+    heard = ReadingLog()  # each health reading with what the panel shows at the moment it is said
+
+    clock = ManualClock()
+    display = open_display("seat1", bus=1, backend="sim", simulation=table, retry_interval=0.02,
+                           on_health=lambda r: heard((r.online, flaky.image().convert("1").tobytes())),
+                           auto_retry=path == "timer", **({} if path == "timer" else {"clock": clock}))
+    flaky.fail()
+    missed = frame_with("your turn", box=60)
+    assert not display.show(missed)
+    flaky.repair()
+    if path != "timer":  # else the driver's own timer tries again
+        clock.advance(1)
+        assert display.retry() if path == "retry" else display.show(missed)
+    seen = heard.wait_count(3, "health readings")
+    assert [online for online, _ in seen] == [True, False, True]
+    assert seen[-1][1] == missed.tobytes(), "the panel was said to be back before it showed the frame it missed"
+
+
 def test_a_closed_display_stops_retrying(table: SimulatedI2C, health_log: ReadingLog) -> None:
     before = set(threading.enumerate())
     display = open_display("seat9", bus=1, backend="sim", simulation=table, on_health=health_log,
