@@ -118,7 +118,7 @@ def _get(mapping: Mapping[str, Any] | None, *keys: str, default: Any = None) -> 
 
 
 def where_line(view: Mapping[str, Any] | None) -> str:
-    """Week, day and whose turn it is, e.g. ``Wk 3/8 Tue · Seat 2``."""
+    """Week, day and whose turn it is by the club's name, e.g. ``Wk 3/8 Tue · Red FC``."""
     if not view:
         return NO_GAME
     week = _get(view, "week", default=0)
@@ -130,7 +130,8 @@ def where_line(view: Mapping[str, Any] | None) -> str:
     if day_key == "over":
         return GAME_OVER
     if turn:
-        return f"{week_text} {day} · Seat {turn}"
+        club = club_of(view, turn)  # players know each other by their clubs, not by the seats' numbers
+        return f"{week_text} {day} · {_get(club, 'name', default=f'Seat {turn}')}"
     return f"{week_text} {day}"
 
 

@@ -117,6 +117,7 @@ class Session:
         """None, or the page's enrolment: ``{"state": "waiting"}`` then ``{"state": "tapped", "uid", "pad", "card"}``."""
         self.screen_versions: dict[str, int] = {}
         self._last_screens: dict[str, SeatScreen] = {}
+        self._reader: tuple[Any, Reader] | None = None
         self.version = 0
         self._saved_choices = "{}"
         self.tag_text: Callable[[str], str | None] | None = None
@@ -561,7 +562,7 @@ class Session:
             view = self.view()
         if seat is None:
             message = self.everyone or screens.shared_message(view, self.shared)
-            return SeatScreen(screens.where_line(view), "", message.headline, message.detail)
+            return self._named(SeatScreen(screens.where_line(view), "", message.headline, message.detail))
         message = self.everyone or self.messages.get(seat)
         prompt = self.interpreter.prompt(seat, self._view())
         held_roll = bool(self.kinds.get(seat, set()) & {"roll", "reroll"}) and any(
@@ -580,7 +581,13 @@ class Session:
                 # The result stays large; what the seat is asked to do next goes right under it.
                 lines = (prompt.headline, *message.detail)
             message = Message(message.headline, tuple(dict.fromkeys(lines)))
-        return screens.compose(view, seat, message)
+        return self._named(screens.compose(view, seat, message))
+
+    def _named(self, screen: SeatScreen) -> SeatScreen:
+        """``screen`` with clubs, cards and dice by their names: the engine's sentences name seats and ids."""
+        reader = self.reader()
+        return SeatScreen(screen.where, screen.numbers, reader.text(screen.headline),
+                          tuple(reader.text(line) for line in screen.detail))
 
     @_locked
     def screens(self) -> dict[str, SeatScreen]:
@@ -591,7 +598,9 @@ class Session:
     def reader(self) -> Reader:
         """Tells the game's log lines with its clubs', cards' and dice's names."""
         clubs = {club.seat: club.name for club in self.state.clubs} if self.state is not None else {}
-        return Reader(self.profile, clubs)
+        if self._reader is None or self._reader[0] is not self.profile or self._reader[1].clubs != clubs:
+            self._reader = (self.profile, Reader(self.profile, clubs))  # made again only when the game changes
+        return self._reader[1]
 
     @_locked
     def said(self, viewer: int | str = TABLE_VIEWER, *, before: int | None = None, limit: int = 50) -> dict[str, Any]:

@@ -62,7 +62,32 @@ def _refusal(table: SimulatedTable, event: dict[str, object]) -> screens.Message
     """What the screen must say for ``event``: the engine's own sentence, made a screen message."""
     why = GameView(table.session.profile, table.session.state).why_not(event)
     assert why is not None, f"the engine would take {event}"
-    return screens.refusal_message(why, event)
+    said = screens.refusal_message(why, event)
+    clubs = {club.seat: club.name for club in table.session.state.clubs}  # the screens name clubs, not seats
+    named = [re.sub(r"\bSeat (\d+)\b", lambda m: clubs[int(m.group(1))], text) for text in (said.headline, *said.detail)]
+    return screens.Message(named[0], tuple(named[1:]))
+
+
+SEAT_NUMBER = re.compile(r"\bSeat \d\b")
+
+
+def test_every_screen_names_the_clubs_never_seat_numbers_through_a_whole_week(tmp_path: Path) -> None:
+    """Players are their clubs: the header names whose turn it is, and no line says "Seat 2" (full-week.toml)."""
+    scenario = parse(SCENARIOS / "full-week.toml")
+    with SimulatedTable.open(tmp_path / "week.db", dice=scenario.dice) as table:
+        turns = set()
+        for step in scenario.steps:
+            run_step(table, step)
+            view = table.view()
+            if view is None or not view.get("clubs"):
+                continue
+            for screen_id, screen in table.session.screens().items():
+                assert not SEAT_NUMBER.search(screen.text()), f"{step.where}, {screen_id}: {screen.text()!r}"
+                if view.get("turn") and view["stage"] != "over":
+                    turn_club = next(c["name"] for c in view["clubs"] if c["seat"] == view["turn"])
+                    assert screen.where.endswith(" · " + turn_club), screen.where
+                    turns.add(turn_club)
+        assert len(turns) == 4  # each club had its turn, and its name was on every screen then
 
 
 EVENT_NAMES = re.compile(r"\b(" + "|".join(t for t in engine.EVENT_TYPES if "_" in t) + r")\b")

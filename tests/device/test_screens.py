@@ -33,7 +33,7 @@ def _ink(image: Image.Image, box: tuple[int, int, int, int]) -> int:
 def test_screen_says_where_the_game_is_and_the_clubs_numbers() -> None:
     screen = compose(VIEW, 2, Message("Rolled 4", ("Yellow decision",)))
     assert screen.text().splitlines() == [
-        "Wk 3/8 Tue · Seat 2",
+        "Wk 3/8 Tue · Red FC",  # players are their clubs: the header names whose turn it is
         "€12 Fan3 Op2 Fit4 P7",  # "Pts7" would not fit the panel's 21 columns
         "Rolled 4",
         "Yellow decision",

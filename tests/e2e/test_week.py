@@ -106,7 +106,7 @@ def test_a_whole_week_from_setup_to_the_next_monday(table: SimulatedTable) -> No
     # --- Tuesday: out of turn is refused with the reason; seat 1 hires with a confirming press
     before = events(table)
     table.tap("seat2.tap", "pl_03")
-    assert screen(table, 2).splitlines()[2:4] == ["Cannot hire", "It is Seat 1's turn (Tuesday)."]
+    assert screen(table, 2).splitlines()[2:4] == ["Cannot hire", f"It is {club(table, 1)['name']}'s turn (Tuesday)."]
     assert events(table) == before
     budget = club(table, 1)["resources"]["budget"]
     cost = profile.cards["pl_03"].untrained.cost
