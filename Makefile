@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml scripts/bootstrap.sh | cksum | cut -d' ' -f1)
 
-.PHONY: run test bench soak venv browser clean pi-check
+.PHONY: run test quick bench soak venv browser clean pi-check
 
 venv: $(STAMP)
 
@@ -22,6 +22,11 @@ browser:
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest
+
+# The inner loop (about half a minute): everything but the slow, browser and whole-game tests, which make test
+# runs too; on every core, keeping compiled modules between runs (PYTHONDONTWRITEBYTECODE would compile all each time).
+quick: $(STAMP)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest --quick -q -n auto
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -13,12 +13,12 @@ import pytest
 import engine
 from device import inputs
 from device.game_log import UNDONE_LINE
-from device.replay import run_scenario
 from device.session import RECENT, Session
 from device.sim import ForcedDice, SimulatedTable
 from device.store import open_store
 from device.table_file import default_sim_table
 from engine.views import TABLE
+from tests.played import played
 from web.live import Broadcast
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,9 +30,7 @@ IDS = re.compile(r"\b(opp|dir|vet|yg|pl|st|obj|tac|bm|sp)_\w+")
 @pytest.fixture(scope="module")
 def week(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A four-club game played through its first week to the next Monday (the shipped scenario), kept in a log."""
-    db = tmp_path_factory.mktemp("week") / "week.db"
-    run_scenario(ROOT / "scenarios" / "full-week.toml", db_path=db)
-    return db
+    return played("full-week.toml", tmp_path_factory.mktemp("week"))[0]
 
 
 def reopen(db: Path) -> Session:

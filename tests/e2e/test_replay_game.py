@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.played import played
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -22,7 +24,7 @@ def replay(name: str) -> dict:  # type: ignore[type-arg]
 
 
 @pytest.mark.slow
-def test_full_game_scenario_plays_eight_weeks_to_the_final_scoring() -> None:
+def test_full_game_scenario_plays_eight_weeks_to_the_final_scoring(tmp_path: Path) -> None:
     final = replay("full-game.toml")
     view = final["view"]
     assert view["stage"] == "over" and view["week"] == 8
@@ -34,8 +36,8 @@ def test_full_game_scenario_plays_eight_weeks_to_the_final_scoring() -> None:
         assert row["total"] == sum(row[p] for p in parts)
     assert all("Game over" in "\n".join(lines) for sid, lines in final["screens"].items() if sid != "shared.screen")
     assert final["status"] == "finished"
-    # the replay is deterministic: every die was forced by the file
-    assert final == replay("full-game.toml")
+    # the replay is deterministic: every die was forced by the file (the same game, played again in this process)
+    assert final == played("full-game.toml", tmp_path)[1]
 
 
 def test_full_week_scenario_ends_on_the_next_monday() -> None:
@@ -46,14 +48,13 @@ def test_full_week_scenario_ends_on_the_next_monday() -> None:
 
 @pytest.mark.slow
 def test_after_a_restart_the_finished_game_stays_on_the_screens(tmp_path: Path) -> None:
-    from device.replay import run_scenario
     from device.session import Session
     from device.sim import ForcedDice
     from device.store import open_store
     from device.table_file import default_sim_table
 
-    run_scenario(ROOT / "scenarios" / "full-game.toml", db_path=tmp_path / "game.db")
-    store = open_store(tmp_path / "game.db")
+    db, _ = played("full-game.toml", tmp_path)
+    store = open_store(db)
     try:
         session = Session(default_sim_table(), store, ForcedDice(strict=True))
         view = session.view()
@@ -84,15 +85,13 @@ def test_a_game_played_to_its_final_scoring_is_finished_in_the_log_and_exports_i
 
     from device import cli
     from device.export import BGSTATS_LINK, UNNAMED_PLAYER
-    from device.replay import run_scenario
     from device.session import Session
     from device.sim import ForcedDice
     from device.store import open_store
     from device.table_file import default_sim_table
     from web.actions import Adjust, parse_action
 
-    db = tmp_path / "game.db"
-    final = run_scenario(ROOT / "scenarios" / "full-game.toml", db_path=db)
+    db, final = played("full-game.toml", tmp_path)
     totals = {row["seat"]: row["total"] for row in final["view"]["final"]}
     winners = {row["seat"] for row in final["view"]["final"] if row["winner"]}
 
@@ -129,14 +128,12 @@ def test_a_log_left_playing_after_the_final_scoring_is_marked_finished_when_the_
     """As an older release could leave it (it noted the end in a second write, after the last event)."""
     import sqlite3
 
-    from device.replay import run_scenario
     from device.session import Session
     from device.sim import ForcedDice
     from device.store import open_store
     from device.table_file import default_sim_table
 
-    db = tmp_path / "game.db"
-    run_scenario(ROOT / "scenarios" / "full-game.toml", db_path=db)
+    db, _ = played("full-game.toml", tmp_path)
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE games SET status = 'playing', ended = NULL")
     store = open_store(db)

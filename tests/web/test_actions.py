@@ -190,6 +190,7 @@ def test_garbage_instead_of_json_is_a_422_not_a_500(client: TestClient, table: R
 ODD_VALUES = [None, {"a": 1}, [1, 2], "x" * 80, 10**20, 1.5]
 
 
+@pytest.mark.slow
 def test_an_event_with_odd_field_values_is_refused_with_a_sentence_never_a_500(
         client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     play_until(client, game, "tuesday")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 import engine
@@ -161,6 +162,7 @@ def test_a_token_built_from_the_page_offers_its_action_on_a_later_turn(
     assert next(p for p in _club(client, seat)["players"] if p["id"] == untrained)["trained"]
 
 
+@pytest.mark.slow
 def test_a_whole_game_is_played_with_the_page_choices_alone(
         client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
     """Every turn, Suspension choice and Objective answered from /api/choices (rolls and cards as the table gives them)."""

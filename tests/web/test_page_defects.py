@@ -13,21 +13,20 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from device.replay import run_scenario
+from tests.played import played
 
 from .test_browser import Visits, browser, shoot  # noqa: F401  (browser is a fixture)
 from .test_touchline_run import Running
 
 pytestmark = pytest.mark.browser
 
-SCENARIOS = Path(__file__).parents[2] / "scenarios"
 
 
 def table_after(tmp_path: Path, scenario: str | None) -> Running:
     """``touchline run --sim`` over a log that holds ``scenario`` played to its end (or no game at all)."""
     db = tmp_path / "touchline.db"
     if scenario is not None:
-        run_scenario(SCENARIOS / scenario, db_path=db)
+        db, _ = played(scenario, tmp_path)  # played once per test run, copied for each table
     return Running(db)
 
 
