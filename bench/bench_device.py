@@ -44,7 +44,8 @@ def free_port() -> int:
 
 @contextmanager
 def running_table(db: Path, port: int) -> Iterator[tuple[subprocess.Popen[bytes], float]]:
-    """Start the simulated table; yield the process and the seconds it took until the page answered."""
+    """Start the simulated table; yield the process and the seconds it took until the page answered (the CPU
+    seconds it used by then are in ``cpu_at_ready``: on a shared machine they say more than the wall clock)."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     env.pop("TOUCHLINE_TABLE", None)
     started = time.perf_counter()
@@ -59,6 +60,7 @@ def running_table(db: Path, port: int) -> Iterator[tuple[subprocess.Popen[bytes]
             try:
                 if httpx.get(f"http://127.0.0.1:{port}/", timeout=1.0).status_code == 200:
                     ready = time.perf_counter() - started
+                    cpu_at_ready[process.pid] = cpu_seconds(process.pid)
                     break
             except httpx.TransportError:
                 time.sleep(0.01)
@@ -73,6 +75,10 @@ def running_table(db: Path, port: int) -> Iterator[tuple[subprocess.Popen[bytes]
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+cpu_at_ready: dict[int, float] = {}
+"""CPU seconds each table started by :func:`running_table` had used when its page first answered, by process id."""
 
 
 def rss_mb(pid: int) -> float:
@@ -237,7 +243,8 @@ def measure() -> dict[str, Any]:
             idle = (cpu_seconds(process.pid) - cpu_before) / IDLE_SECONDS * 100
             rss = rss_mb(process.pid)
         taps = {hz: tap_latencies(Path(tmp) / f"taps-{hz}.db", hz) for hz in I2C_SPEEDS}
-    return {"ready_s": ready, "rss_mb": rss, "idle_cpu_pct": idle, "tap_ms": taps}
+    return {"ready_s": ready, "ready_cpu_s": cpu_at_ready[process.pid], "rss_mb": rss, "idle_cpu_pct": idle,
+            "tap_ms": taps}
 
 
 def main() -> bool:
@@ -245,6 +252,7 @@ def main() -> bool:
     figures = measure()
     rows: list[tuple[str, float, float | None, str]] = [
         ("start to ready", figures["ready_s"], READY_TARGET_S, "s"),
+        ("CPU used from start to ready", figures["ready_cpu_s"], None, "s"),
         (f"resident memory with {PAGES} pages open", figures["rss_mb"], RSS_TARGET_MB, "MB"),
         ("CPU while idle", figures["idle_cpu_pct"], IDLE_CPU_TARGET_PCT, "% of a core"),
     ]
@@ -263,6 +271,7 @@ def main() -> bool:
         ok &= met
         goal = f"(target <= {target:g})" if target is not None else ""
         print(f"   {name:<48} {value:8.2f} {unit:<12} {goal:<18} {'ok' if met else 'MISSED'}")
+    print(f"   load average while measured: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     return ok
 
 
