@@ -14,6 +14,7 @@ from device.hardware import Hardware
 from device.screens import Message, Pager
 from device.session import Session
 from drivers.base import HealthReading
+from engine.errors import EngineError
 from engine.views import TABLE as TABLE_VIEWER
 from web.actions import TableAction
 from web.live import Viewer
@@ -203,6 +204,10 @@ class RunningTable:
         try:
             async with self._lock:
                 return await asyncio.to_thread(self.session.page, action)
+        except (ValueError, EngineError) as refusal:
+            # The engine words a refusal with seat numbers and ids; the page names clubs and cards.
+            sentence = refusal.args[0] if refusal.args and isinstance(refusal.args[0], str) else str(refusal)
+            raise ValueError(self.session.reader().text(sentence)) from refusal
         finally:
             await self._after_change()  # a refusal changes nothing, but may say why on the screens
 

@@ -618,10 +618,13 @@ class Session:
         reader = self.reader()
         # The engine's view says what the viewer may see: at the table (the default) no Objective and no face-down
         # Opponent card, and secret announcements without the cards they name; a seat sees its own as well.
+        game = None if self.state is None else engine.view(self.profile, self.state, viewer)
+        if game is not None:
+            game["awaiting"] = [reader.need(need) for need in game["awaiting"]]
         return {
-            "game": None if self.state is None else engine.view(self.profile, self.state, viewer),
+            "game": game,
             "game_id": self.game,
-            "awaiting": list(self.state.awaiting) if self.state is not None else [],
+            "awaiting": [reader.need(need) for need in self.state.awaiting] if self.state is not None else [],
             "log": [reader.line(line, viewer) for line in self.recent],
             "history": list(self.history),
             "screens": {

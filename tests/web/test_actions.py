@@ -57,6 +57,16 @@ def test_a_refusal_by_the_rules_is_a_409_with_its_sentence_and_changes_nothing(
     assert table.snapshot() == before
 
 
+def test_a_refusal_names_the_club_not_its_seat_number(client: TestClient, table: RunningTable,
+                                                      game: dict[str, str]) -> None:
+    # Monday: no lineup yet. The engine words it "Seat 1 cannot ..."; the page says the club's name.
+    response = client.post("/api/actions/lineup", json=LINEUP, headers=game)
+    assert response.status_code == 409
+    detail = response.json()["detail"]
+    assert detail.startswith("Middleham Local Club cannot"), detail
+    assert "Seat 1" not in detail
+
+
 def test_an_unknown_card_is_refused_with_a_sentence_not_a_500(client: TestClient, game: dict[str, str]) -> None:
     response = client.post("/api/actions/event", json={"type": "board_meeting", "seat": 1, "card": "bm_nope"},
                            headers=game)

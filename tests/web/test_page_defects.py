@@ -7,6 +7,7 @@ drivers), then the real table is started over it, as after a restart mid-game.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -67,6 +68,22 @@ def test_the_admin_page_loads_mid_game_without_a_script_error(browser: Browser, 
     expect(page.locator("#c-now")).not_to_have_text("–")
     shoot(page, "admin-mid-game")
     assert errors == []
+    visits.context.close()
+
+
+def test_the_status_and_what_the_table_waits_for_name_the_clubs(browser: Browser, mid_game: Running) -> None:
+    # Players are their clubs: "Riverside Town's turn", "Middleham Local Club: tap a Board meeting card", never
+    # "Seat 1" (the seat is only the place at the table).
+    visits = Visits(browser, viewport={"width": 1280, "height": 900})
+    names = [c["name"] for c in mid_game.state()["game"]["clubs"]]
+    for path in ("/", "/play"):
+        page = visits.context.new_page()
+        page.goto(mid_game.url + path)
+        expect(page.locator("#when")).to_contain_text("Week")
+        status = page.locator("#when").inner_text() + "\n" + "\n".join(page.locator("ul.waiting li").all_inner_texts())
+        assert not re.search(r"\bSeat \d", status), status
+        assert any(name in status for name in names), status
+        shoot(page, "status-names-clubs" + path.replace("/", "-"))
     visits.context.close()
 
 

@@ -7,7 +7,12 @@ export {seatColour};
 export const ZONE_ORDER = ["fwd_left", "fwd_centre", "fwd_right", "mid_left", "mid_centre", "mid_right",
   "def_left", "def_centre", "def_right"];
 
-/** "Week 2 of 8 · Monday · Seat 3's turn" and what the table waits for. */
+/** A seat's club by its name, as players call it ("Seat 3" only before the club has one). */
+export function clubOf(game, seat) {
+  return nameOf((game?.clubs || []).find((c) => c.seat === seat)) || `Seat ${seat}`;
+}
+
+/** "Week 2 of 8 · Monday · Riverside's turn" and what the table waits for. */
 export function status(game) {
   if (!game) {
     return [h("p", {class: "big", id: "when"}, "No game is running."),
@@ -17,25 +22,25 @@ export function status(game) {
   if (game.week) parts.push(`Week ${game.week}${game.weeks ? ` of ${game.weeks}` : ""}`);
   const stage = game.stage_name ?? words(game.stage ?? "");
   if (stage) parts.push(stage);
-  if (game.turn) parts.push(`Seat ${game.turn}'s turn`);
-  const waits = (game.awaiting || []).filter((w) => waitText(w));
+  if (game.turn) parts.push(`${clubOf(game, game.turn)}'s turn`);
+  const waits = (game.awaiting || []).filter((w) => waitText(w, game));
   const onPage = (w) => (["lineup", "kickoff", "arrange"].includes(w.need) ? [" ", h("a", {href: "/lineup"}, "Open the Lineup page")]
     : (w.page || ["action", "suspensions", "objective_result", "bet", "betting_cards", "winter_tokens", "winter_pick", "winter_place"].includes(w.need)) && document.body.dataset.page !== "play"
       && !document.getElementById("asks") ? [" ", h("a", {href: "/play"}, "Open the Play page")] : null);
   // Which rules the game plays (the engine's own line): the Table page and the TV say it under the stage.
   const rules = game.game?.titles?.length ? h("p", {class: "rules", id: "game-rules"}, game.game.text) : null;
   return [h("p", {class: "big", id: "when"}, parts.join(" · ")), rules,
-    waits.length ? h("ul", {class: "waiting"}, waits.map((w) => h("li", {}, waitText(w), onPage(w)))) : null];
+    waits.length ? h("ul", {class: "waiting"}, waits.map((w) => h("li", {}, waitText(w, game), onPage(w)))) : null];
 }
 
 const HALF_WORDS = {1: "first half", 2: "second half"};
 const MOMENT_WORDS = {after_reveal: "after the reveal", before_match: "before the match"};
 
-/** One sentence for one thing the table waits for. */
-export function waitText(wait) {
+/** One sentence for one thing the table waits for (``game``: the view, to name the club). */
+export function waitText(wait, game) {
   if (!wait) return "";
   if (wait.text) return wait.text;
-  const who = wait.seat ? `Seat ${wait.seat}` : "The table";
+  const who = wait.seat ? clubOf(game, wait.seat) : "The table";
   switch (wait.need) {
     case "card": return `${who}: tap a ${wait.what || (wait.kinds || ["card"]).map(words).join(" or ").toLowerCase() + " card"}.`;
     case "roll": return `${who}: press the button to roll the ${wait.die || "die"}${wait.purpose ? ` (${words(wait.purpose).toLowerCase()})` : ""}${wait.team ? ` for ${words(wait.team)}` : ""}.`;
@@ -256,7 +261,7 @@ export function betBoard(game) {
       ? h("td", {class: [settled?.space === space ? "won" : "", covered[space] ? "bet" : ""].join(" ").trim(), dataset: {space}},
         space, (covered[space] || []).map((seat) => h("span", {class: "token", style: `--seat:${seatColour(seat)}`, title: `Seat ${seat}'s token`}, String(seat))))
       : h("td", {class: "gap"}))))));
-  const clubName = (seat) => nameOf((game.clubs || []).find((c) => c.seat === seat)) || `Seat ${seat}`;
+  const clubName = (seat) => clubOf(game, seat);
   const betLine = (bet) => {
     if (bet.on) return `${clubName(bet.seat)}: ${bet.on_token} € on ${bet.label}`;
     if (bet.secret) return `${clubName(bet.seat)}: token placed (secret until every club has answered)`;
@@ -282,7 +287,7 @@ export function clubMatches(game) {
   const part = game?.modules?.club_matches;
   const fixtures = part?.fixtures || [];
   if (!fixtures.length) return null;
-  const clubName = (seat) => nameOf((game.clubs || []).find((c) => c.seat === seat)) || `Seat ${seat}`;
+  const clubName = (seat) => clubOf(game, seat);
   return [h("h2", {}, "Matches between clubs"), fixtures.map((f) => {
     const goals = (seat) => f.halves.reduce((n, half) => n + (half.goals?.[String(seat)] ?? 0), 0);
     const shapes = Object.keys(f.shapes || {}).length
@@ -334,7 +339,7 @@ export function epicLeague(game) {
   if (!e) return null;
   const names = Object.fromEntries((e.tokens || []).map((t) => [t.id, t]));
   const tokenName = (k) => names[k]?.name || k;
-  const clubName = (seat) => nameOf((game.clubs || []).find((c) => c.seat === seat)) || `Seat ${seat}`;
+  const clubName = (seat) => clubOf(game, seat);
   const STEP = {objectives: "Objectives", transfer: `the Transfer Window, round ${e.round} of 3`,
     tokens: `Winter Training, round ${e.round} of 3: the tokens to reveal`, draft: `Winter Training, round ${e.round} of 3: the draft`,
     place: "Winter Training: the tokens go on the Player cards", done: "over"};
