@@ -8,7 +8,7 @@ folder never yields a half-loaded profile.  Parsed profiles are cached until one
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final, NoReturn
@@ -89,6 +89,7 @@ MISSING_FIELD: Final = "missing; expected {expected}"
 UNKNOWN_FIELD: Final = "unknown field; the fields here are: {known}"
 DUPLICATE_ID: Final = 'id "{id}" is used twice (also in {other}); every card needs its own id'
 WRONG_PREFIX: Final = 'id "{id}" must start with "{prefix}" in {file}'
+USED_TWICE: Final = 'id "{id}" is used twice; every card needs its own id'
 UNKNOWN_CARD: Final = 'no card "{id}" in this profile'
 MANDATORY_COST: Final = (
     "a mandatory ability (optional = false) happens by itself, so it has no cost to pay first; "
@@ -213,6 +214,21 @@ class _Fields:
     def effects(self, key: str, default: Any = _REQUIRED) -> tuple[Effect, ...]:
         """A list of effects ``[{ op = ... }, ...]``, checked against every op the engine and its modules know."""
         return _effects(self, key, _Refs(), default)
+
+    def cards(self, prefix: str, file: str, taken: Container[str], expected: str) -> Iterator[tuple[_Fields, str]]:
+        """Each ``[[card]]`` table of a module's file and its id, checked: it starts with ``prefix`` and neither a card
+        of the deck (``taken``) nor an earlier card of this file has it."""
+        seen: set[str] = set()
+        for i, item in enumerate(self.list("card", expected=expected), start=1):
+            label = item.get("id", f"#{i}") if isinstance(item, dict) else f"#{i}"
+            card = _Fields(f"{self.where}, card {label}", item)
+            card_id = card.str("id")
+            if not card_id.startswith(prefix) or len(card_id) == len(prefix):
+                card.fail("id", WRONG_PREFIX.format(id=card_id, prefix=prefix, file=file))
+            if card_id in taken or card_id in seen:
+                card.fail("id", USED_TWICE.format(id=card_id))
+            seen.add(card_id)
+            yield card, card_id
 
     def done(self, known: Iterable[str] | None = None) -> None:
         """Reject any field that was not read."""

@@ -138,14 +138,7 @@ def _read(fields: Fields, cards: Mapping[str, Any]) -> MarketDeck:
         if not isinstance(card_id, str) or not isinstance(cards.get(card_id), PlayerCard):
             fields.wrong(f"goalkeepers[{i}]", "the id of a footballer card of this deck", card_id)
     out: list[TransferCard] = []
-    for i, item in enumerate(fields.list("card", expected="[[card]] tables: id, number, name, bonuses"), start=1):
-        label = item.get("id", f"#{i}") if isinstance(item, dict) else f"#{i}"
-        card = Fields(f"{fields.where}, card {label}", item)
-        card_id = card.str("id")
-        if not card_id.startswith(PREFIX) or len(card_id) == len(PREFIX):
-            card.fail("id", f'id "{card_id}" must start with "{PREFIX}" in {FILE}')
-        if card_id in cards or any(c.id == card_id for c in out):
-            card.fail("id", f'id "{card_id}" is used twice; every card needs its own id')
+    for card, card_id in fields.cards(PREFIX, FILE, cards, "[[card]] tables: id, number, name, bonuses"):
         number = card.int("number", 1, 99)
         if any(c.number == number for c in out):
             card.wrong("number", "a number no other Transfer card has (the deck is laid in their order)", number)

@@ -207,14 +207,7 @@ def _side(card: Fields, colour: str) -> Side:
 def _read(fields: Fields, cards: Mapping[str, Any]) -> tuple[UniqueCard, ...]:
     """Read and check ``unique_setup.toml`` (errors name the file, the card and the field)."""
     out: list[UniqueCard] = []
-    for i, item in enumerate(fields.list("card", expected="[[card]] tables: id, name, green, red"), start=1):
-        label = item.get("id", f"#{i}") if isinstance(item, dict) else f"#{i}"
-        card = Fields(f"{fields.where}, card {label}", item)
-        card_id = card.str("id")
-        if not card_id.startswith(PREFIX) or len(card_id) == len(PREFIX):
-            card.fail("id", f'id "{card_id}" must start with "{PREFIX}" in {FILE}')
-        if card_id in cards or any(c.id == card_id for c in out):
-            card.fail("id", f'id "{card_id}" is used twice; every card needs its own id')
+    for card, card_id in fields.cards(PREFIX, FILE, cards, "[[card]] tables: id, name, green, red"):
         out.append(UniqueCard(card_id, card.str("name"), _side(card, "green"), _side(card, "red")))
         card.done()
     if len(out) < 2:

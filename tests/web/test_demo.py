@@ -6,16 +6,10 @@ The real ``touchline demo --sim`` runs in its own process; the TV is checked in 
 
 from __future__ import annotations
 
-import re
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
@@ -23,13 +17,12 @@ from device import demo
 from device.store import open_store
 
 from .test_browser import Visits, browser, shoot  # noqa: F401  (browser is a fixture)
+from .test_touchline_run import Running
 from .test_tv import check_slide
 
 pytestmark = pytest.mark.browser
 
-TOUCHLINE = Path(sys.executable).parent / "touchline"
 SCENARIOS = Path(__file__).parents[2] / "scenarios"
-LISTENING = re.compile(r"the page is on (http://\S+?)/? \(PIN (\S+)\)")
 
 
 def short_game(folder: Path) -> Path:
@@ -41,46 +34,12 @@ def short_game(folder: Path) -> Path:
     return path
 
 
-class Demo:
+class Demo(Running):
     """``touchline demo --sim`` in its own process, fast: its address, PIN and the log it writes."""
 
     def __init__(self, folder: Path) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        self.db = folder / "demo.db"
-        command = [str(TOUCHLINE), "demo", "--sim", "--host", "127.0.0.1", "--port", str(port), "--db", str(self.db),
-                   "--scenario", str(short_game(folder)), "--step-seconds", "0.05", "--pause-seconds", "0.5"]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        assert self.process.stdout is not None
-        said: list[str] = []
-        for line in iter(self.process.stdout.readline, ""):
-            said.append(line)
-            found = LISTENING.search(line)
-            if found:
-                self.url, self.pin = found.group(1).rstrip("/"), found.group(2)
-                return
-        raise AssertionError("touchline demo did not say where its page is:\n" + "".join(said))
-
-    def state(self) -> dict[str, Any]:
-        return httpx.get(self.url + "/api/state", timeout=10).json()
-
-    def until(self, what: str, test: Any, seconds: float = 60) -> dict[str, Any]:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            state = self.state()
-            if test(state):
-                return state
-            time.sleep(0.1)
-        raise AssertionError(f"the demo never reached: {what}")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        super().__init__(folder / "demo.db", ("demo", "--sim", "--scenario", str(short_game(folder)),
+                                              "--step-seconds", "0.05", "--pause-seconds", "0.5"))
 
 
 @pytest.fixture
@@ -92,9 +51,11 @@ def playing(tmp_path: Path) -> Iterator[Demo]:
 
 def test_the_demo_plays_in_a_loop_until_a_press_on_the_virtual_table_offers_a_new_game(
         browser: Browser, playing: Demo) -> None:
-    first = playing.until("the recorded game playing", lambda s: s.get("game") and s["game"]["events"] > 5)
+    first = playing.wait_for("the recorded game playing", lambda s: s.get("game") and s["game"]["events"] > 5,
+                             seconds=60)
     assert first["demo"]["playing"] is True
-    playing.until("the game played again", lambda s: (s.get("game_id") or 0) > first["game_id"])  # a loop
+    playing.wait_for("the game played again", lambda s: (s.get("game_id") or 0) > first["game_id"],
+                     seconds=60)  # a loop
 
     visits = Visits(browser, viewport={"width": 1920, "height": 1080})
     tv = visits.page(playing.url + "/tv")
@@ -109,7 +70,8 @@ def test_the_demo_plays_in_a_loop_until_a_press_on_the_virtual_table_offers_a_ne
     table.click("form.unlock button[type=submit]")
     before = playing.state()["game"]["events"]
     table.locator('.simseat[data-seat="1"] button.press').first.click()
-    stopped = playing.until("the demo stopped", lambda s: s["demo"]["playing"] is False and s["game"] is None)
+    stopped = playing.wait_for("the demo stopped", lambda s: s["demo"]["playing"] is False and s["game"] is None,
+                               seconds=60)
     assert stopped["demo"]["stopped_by"]
     for screen in stopped["screens"].values():
         assert screen["lines"][-2:] == [demo.DEMO_STOPPED, demo.DEMO_STOPPED_DETAIL]

@@ -14,7 +14,7 @@ import struct
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,13 +31,15 @@ STARTED = re.compile(r"the page is on (http://\S+?)/? \(PIN (\S+)\)")
 
 
 class Running:
-    """``touchline run --sim`` in its own process; its address and the PIN it printed."""
+    """``touchline run --sim`` (or another ``command`` that serves the page) in its own process; its address and the
+    PIN it printed."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, command: Sequence[str] = ("run", "--sim")) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
-        self.process = subprocess.Popen([str(TOUCHLINE), "run", "--sim", "--host", "127.0.0.1", "--port", str(port),
+        self.db = db
+        self.process = subprocess.Popen([str(TOUCHLINE), *command, "--host", "127.0.0.1", "--port", str(port),
                                          "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.url, self.pin, said = "", "", []
         deadline = time.monotonic() + 60
@@ -66,7 +68,8 @@ class Running:
             if test(state):
                 return state
             time.sleep(0.2)
-        raise AssertionError(f"the table never reached: {what}; it waits for {self.state()['game']['awaiting']}")
+        waits = (self.state().get("game") or {}).get("awaiting")
+        raise AssertionError(f"the table never reached: {what}; it waits for {waits}")
 
     def stop(self) -> None:
         """Stop the table (SIGTERM, as systemd would)."""
