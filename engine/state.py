@@ -274,7 +274,11 @@ class State(NamedTuple):
         out = [p.as_awaiting() for p in self.pending]
         phase = rules.phases.get(self.stage)
         if phase is not None and phase.awaiting is not None:
-            out.extend(phase.awaiting(self))
+            needs = phase.awaiting(self)
+            if needs and rules.busy(self):  # type: ignore[attr-defined]
+                # a module holds the game (an open auction): the turn's action waits until it lets go
+                needs = [n for n in needs if n.get("need") != "action"]
+            out.extend(needs)
         out.extend(rules.awaiting(self))  # type: ignore[attr-defined]
         return tuple(out)
 

@@ -16,5 +16,6 @@ from engine.modules import (  # noqa: F401  (each module registers itself)
     new_infrastructure,
     new_objectives,
     referee,
+    transfers,
     unique_setup,
 )
