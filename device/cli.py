@@ -38,6 +38,17 @@ ENROLL_WRITE_NEEDS_READERS = (
     "Leave out --sim (and use a table file with real readers), or leave out --write-tags."
 )
 ENROLL_UNKNOWN_KIND = "the deck has no cards of kind {kinds}. Kinds in this deck: {known}."
+NO_SEASONS = "No seasons yet: make one with `touchline season new NAME`."
+SEASON_MADE = "Season {name!r} made. Add its games with `touchline season add {quoted} GAME...` (`touchline games` lists them)."
+SEASON_ADDED = "Added to {name!r}: game(s) {games}. It has {count} game(s) now."
+SEASON_REMOVED = "Taken out of {name!r}: game(s) {games} (the games themselves are kept). It has {count} game(s) now."
+SEASON_DELETED = "Season {name!r} deleted; its {count} game(s) are kept and may join another season."
+SEASON_EMPTY = "No games in {name!r} yet: add some with `touchline season add {quoted} GAME...`."
+SEASON_EXPORT_NEEDS_NAME = "Name the season to export: touchline export season NAME (`touchline season list` lists them)."
+EXPORT_ONE_GAME = "{extra!r} is one word too many: export one game at a time (touchline export GAME), or a season (touchline export season NAME)."
+SEASON_NOT_BGSTATS = ("A season exports as json or csv; BG Stats takes one game at a time "
+                      "(touchline export GAME --format bgstats).")
+SEASON_WRITTEN = "Season {name!r} written to {path}."
 HW_ALL_FOUND = "All {count} devices answered."
 HW_MISSING = "{missing} of {count} devices did not answer: check the wiring of the lines marked MISSING (README.md, \"Wiring\")."
 
@@ -128,8 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--report", type=Path,
                        help="where to write the report (default: touchline-bench-test-<date>-<time>.txt here)")
 
-    export = sub.add_parser("export", help="export a game's log and final scoring")
-    export.add_argument("game", help="the game's number (see `touchline games`), or 'last'")
+    export = sub.add_parser("export", help="export a game's log and final scoring, or a season's standings")
+    export.add_argument("game", help="the game's number (see `touchline games`), or 'last', or 'season'")
+    export.add_argument("season", nargs="?", help="after 'season': the season's name")
     export.add_argument("--format", default="json", choices=["json", "csv", "bgstats"], help="default json")
     export.add_argument("--output", "-o", type=Path, help="write to this file instead of the screen")
     db_option(export)
@@ -138,6 +150,24 @@ def build_parser() -> argparse.ArgumentParser:
     games = sub.add_parser("games", help="list the games kept in the log")
     db_option(games)
     games.add_argument("--table", type=Path, help="the table file whose database to use")
+
+    season = sub.add_parser("season", help="seasons: a league over several games, and its standings")
+    season_sub = season.add_subparsers(dest="season_command", required=True, metavar="SEASON_COMMAND")
+    season_list = season_sub.add_parser("list", help="list the seasons")
+    season_new = season_sub.add_parser("new", help="make a season")
+    season_new.add_argument("name", help="its name, e.g. \"Autumn league\" (quote a name with spaces)")
+    season_add = season_sub.add_parser("add", help="add games at the end of a season")
+    season_remove = season_sub.add_parser("remove", help="take games out of a season (the games are kept)")
+    for p in (season_add, season_remove):
+        p.add_argument("season", help="the season's name")
+        p.add_argument("games", nargs="+", metavar="GAME", help="a game's number (see `touchline games`), or 'last'")
+    season_show = season_sub.add_parser("show", help="a season's standings and its games")
+    season_delete = season_sub.add_parser("delete", help="forget a season (its games are kept)")
+    for p in (season_show, season_delete):
+        p.add_argument("season", help="the season's name")
+    for p in (season_list, season_new, season_add, season_remove, season_show, season_delete):
+        db_option(p)
+        p.add_argument("--table", type=Path, help="the table file whose database to use")
 
     pin = sub.add_parser("pin", help="print the PIN that unlocks the page's changes")
     db_option(pin)
@@ -355,10 +385,14 @@ def hardware_specs(config: TableConfig) -> list[Any]:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    """Export one game in the chosen format."""
+    """Export one game (or, after 'season', one season) in the chosen format."""
     from device.export import build_export, render
     from device.store import EventStore
 
+    if args.game.lower() == "season":
+        return _export_season(args)
+    if args.season is not None:
+        raise ExportError(EXPORT_ONE_GAME.format(extra=args.season))
     with EventStore(resolve_db(args.db, args.table)) as store:
         game_id = _game_id(args.game, store)
         text = render(build_export(store, game_id), args.format)
@@ -368,6 +402,88 @@ def cmd_export(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _export_season(args: argparse.Namespace) -> int:
+    """Export a season's standings and games as JSON or CSV."""
+    from device.seasons import render_season, standings
+    from device.store import EventStore
+
+    if not args.season:
+        raise ExportError(SEASON_EXPORT_NEEDS_NAME)
+    if args.format not in ("json", "csv"):
+        raise ExportError(SEASON_NOT_BGSTATS)
+    with EventStore(resolve_db(args.db, args.table)) as store:
+        season = store.season(args.season)
+        text = render_season(standings(store, season), args.format)
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+        print(SEASON_WRITTEN.format(name=season.name, path=args.output), file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_season(args: argparse.Namespace) -> int:
+    """Make seasons, add and remove their games, and print their standings."""
+    import shlex
+
+    from device.store import EventStore
+
+    with EventStore(resolve_db(args.db, args.table)) as store:
+        if args.season_command == "list":
+            seasons = store.seasons()
+            if not seasons:
+                print(NO_SEASONS)
+                return 0
+            print(f"{'games':>5}  name")
+            for season in seasons:
+                print(f"{len(season.games):>5}  {season.name}")
+            return 0
+        if args.season_command == "new":
+            made = store.new_season(args.name)
+            print(SEASON_MADE.format(name=made.name, quoted=shlex.quote(made.name)))
+            return 0
+        season = store.season(args.season)
+        if args.season_command in ("add", "remove"):
+            games = [_game_id(text, store) for text in args.games]
+            if args.season_command == "add":
+                changed = store.add_to_season(season.id, games)
+                print(SEASON_ADDED.format(name=changed.name, games=", ".join(map(str, games)), count=len(changed.games)))
+            else:
+                changed = store.remove_from_season(season.id, games)
+                print(SEASON_REMOVED.format(name=changed.name, games=", ".join(map(str, games)), count=len(changed.games)))
+            return 0
+        if args.season_command == "delete":
+            store.delete_season(season.id)
+            print(SEASON_DELETED.format(name=season.name, count=len(season.games)))
+            return 0
+        _print_standings(store, season)
+        return 0
+
+
+def _print_standings(store: Any, season: Any) -> None:
+    """The standings as a table, then each game: its clubs' VP and rank, or why it does not count."""
+    import shlex
+
+    from device.seasons import standings
+
+    if not season.games:
+        print(SEASON_EMPTY.format(name=season.name, quoted=shlex.quote(season.name)))
+        return
+    table = standings(store, season)
+    counted = sum(1 for g in table.games if g.counted)
+    print(f"{season.name}: {len(table.games)} game(s), {counted} counted")
+    if table.clubs:
+        width = max(len("club"), *(len(c.name) for c in table.clubs))
+        print(f"{'pos':>3}  {'club':<{width}}  {'played':>6}  {'VP':>4}  {'wins':>4}  {'avg rank':>8}")
+        for club in table.clubs:
+            print(f"{club.position:>3}  {club.name:<{width}}  {club.played:>6}  {club.vp:>4}  {club.wins:>4}  "
+                  f"{float(club.average_rank):>8.2f}")
+    print("Games (order: most VP, then most wins, then the better average rank):")
+    for game in table.games:
+        what = ", ".join(f"{row['name']} {row['total']} VP (rank {row['rank']})" for row in game.final) or game.note
+        print(f"  {game.number:>2}. game {game.id:<4} {game.status:<9}  {what}")
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -446,6 +562,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "bench-test": cmd_bench_test,
     "export": cmd_export,
     "games": cmd_games,
+    "season": cmd_season,
     "pin": cmd_pin,
 }
 

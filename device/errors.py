@@ -178,6 +178,31 @@ class TagAlreadyEnrolled(DeviceError, ValueError):
     """The tag is already mapped to another card of the same deck."""
 
 
+# --- seasons --------------------------------------------------------------------------------------------------------
+
+SEASON_NAME_LIMIT = 60
+SEASON_NAME_EMPTY = "A season needs a name, e.g. \"Autumn league\". Nothing was changed."
+SEASON_NAME_TOO_LONG = ("A season's name has at most {limit} characters; this one has {length}. Give a shorter name. "
+                        "Nothing was changed.")
+SEASON_NAME_BAD = "A season's name is one line of text, without tabs or control characters. Nothing was changed."
+SEASON_NAME_TAKEN = "There is already a season called {name!r}. Give the new one another name. Nothing was changed."
+NO_SUCH_SEASON = "There is no season {season!r}. Seasons kept: {known}."
+NO_SEASONS_YET = "There is no season {season!r}: no season has been made yet (touchline season new NAME, or the Seasons page)."
+NO_GAMES_NAMED = "Name at least one game by its number (touchline games lists them). Nothing was changed."
+GAME_IN_OTHER_SEASON = ("Game {game} already counts in the season {season!r}; a game counts in one season only. Remove it "
+                        "from that season first. Nothing was changed.")
+GAME_ABANDONED = "Game {game} was abandoned before its end, so it has no final scoring."
+GAME_NOT_IN_SEASON = "Game {game} is not in the season {season!r}, so it cannot be removed from it. Nothing was changed."
+
+
+class SeasonNotFound(DeviceError, LookupError):
+    """A season name or number that the log does not hold."""
+
+
+class SeasonRefused(DeviceError, ValueError):
+    """A change to a season that cannot be made (a bad or taken name, a game in another season); nothing changed."""
+
+
 # --- export ---------------------------------------------------------------------------------------------------------
 
 GAME_NOT_OVER = (

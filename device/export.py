@@ -175,13 +175,18 @@ def rank_clubs(clubs: list[dict[str, Any]], *, winners: list[int] | None = None)
     return FinalScoring(clubs=tuple(scores))
 
 
-def engine_final_scoring(game: GameRecord, events: list[dict[str, Any]]) -> FinalScoring | None:
-    """Replay a game's log through the engine and read its final scoring (None while not over)."""
+def engine_final_view(game: GameRecord, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Replay a game's log through the engine and return the table's view of where it ended."""
     import engine  # here, not at the top: exporting a log must work even while the engine cannot load
 
     profile = engine.load_profile(None if game.profile_source == "demo" else game.profile_source)
     state = engine.replay(profile, events)
-    return final_from_view(engine.view(profile, state))
+    return dict(engine.view(profile, state))
+
+
+def engine_final_scoring(game: GameRecord, events: list[dict[str, Any]]) -> FinalScoring | None:
+    """Replay a game's log through the engine and read its final scoring (None while not over)."""
+    return final_from_view(engine_final_view(game, events))
 
 
 def build_export(store: EventStore, game_id: int, *,

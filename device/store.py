@@ -28,6 +28,8 @@ from device.errors import (
     GameFinished,
     GameNotFound,
     NothingToUndo,
+    SeasonNotFound,
+    SeasonRefused,
     StoreCorrupt,
     StoreError,
     StoreFull,
@@ -103,8 +105,23 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX log_by_game ON log (game_id, id);
     """,
+    # 4 -> 5: seasons: a league played over several evenings, its games in the order they were added; a game
+    # belongs to one season at most (UNIQUE), and a name is taken once whatever its case.
+    """
+    CREATE TABLE seasons (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        created TEXT NOT NULL
+    );
+    CREATE TABLE season_games (
+        season_id INTEGER NOT NULL REFERENCES seasons(id) ON DELETE CASCADE,
+        game_id INTEGER NOT NULL UNIQUE REFERENCES games(id),
+        position INTEGER NOT NULL,
+        PRIMARY KEY (season_id, game_id)
+    );
+    """,
 )
-TABLES = ("games", "events", "enrolments", "settings", "web_sessions", "log")
+TABLES = ("games", "events", "enrolments", "settings", "web_sessions", "log", "seasons", "season_games")
 """Every table of the newest schema, in the order a salvage copies them (games before their events)."""
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -138,6 +155,28 @@ class EventRecord:
     seq: int
     event: dict[str, Any]
     created: datetime
+
+
+@dataclass(frozen=True)
+class SeasonRecord:
+    """A season: a league played over several evenings, and its games in the order they were added."""
+
+    id: int
+    name: str
+    created: datetime
+    games: tuple[int, ...]
+
+
+def season_name(text: str) -> str:
+    """A season's name as kept (trimmed); SeasonRefused saying what to change when it is empty, too long or not one line."""
+    name = text.strip()
+    if not name:
+        raise SeasonRefused(errors.SEASON_NAME_EMPTY)
+    if len(name) > errors.SEASON_NAME_LIMIT:
+        raise SeasonRefused(errors.SEASON_NAME_TOO_LONG.format(limit=errors.SEASON_NAME_LIMIT, length=len(name)))
+    if any(not ch.isprintable() for ch in name):
+        raise SeasonRefused(errors.SEASON_NAME_BAD)
+    return name
 
 
 def _now() -> datetime:
@@ -599,6 +638,86 @@ class EventStore:
         with self._write() as conn:
             for seq, line in lines:
                 self._say(conn, game_id, seq, [line])
+
+    # -- seasons --
+    def seasons(self) -> list[SeasonRecord]:
+        """Every season, oldest first, each with its games in order."""
+        members: dict[int, list[int]] = {}
+        for season_id, game_id in self._read("SELECT season_id, game_id FROM season_games ORDER BY season_id, position"):
+            members.setdefault(int(season_id), []).append(int(game_id))
+        return [SeasonRecord(id=int(i), name=str(n), created=_parse(c) or _now(), games=tuple(members.get(int(i), ())))
+                for i, n, c in self._read("SELECT id, name, created FROM seasons ORDER BY id")]
+
+    def season(self, key: int | str) -> SeasonRecord:
+        """A season by its number or its name (in any case); SeasonNotFound naming the seasons there are."""
+        kept = self.seasons()
+        for season in kept:
+            if season.id == key if isinstance(key, int) else season.name.casefold() == key.strip().casefold():
+                return season
+        shown = key if isinstance(key, str) else f"number {key}"
+        if not kept:
+            raise SeasonNotFound(errors.NO_SEASONS_YET.format(season=shown))
+        raise SeasonNotFound(errors.NO_SUCH_SEASON.format(season=shown, known=", ".join(repr(s.name) for s in kept)))
+
+    def season_of(self, game_id: int) -> SeasonRecord | None:
+        """The season a game counts in, or None."""
+        rows = self._read("SELECT season_id FROM season_games WHERE game_id = ?", (game_id,))
+        return self.season(int(rows[0][0])) if rows else None
+
+    def new_season(self, name: str) -> SeasonRecord:
+        """Make an empty season; SeasonRefused when the name is empty, too long or already a season's."""
+        name = season_name(name)
+        with self._write() as conn:
+            taken = conn.execute("SELECT name FROM seasons WHERE name = ?", (name,)).fetchone()
+            if taken is not None:
+                raise SeasonRefused(errors.SEASON_NAME_TAKEN.format(name=str(taken[0])))
+            season_id = int(conn.execute("INSERT INTO seasons (name, created) VALUES (?, ?)",
+                                         (name, _stamp(self._clock()))).lastrowid or 0)
+        log.info("new season %d (%s)", season_id, name)
+        return self.season(season_id)
+
+    def add_to_season(self, season_id: int, game_ids: Sequence[int]) -> SeasonRecord:
+        """Add games at the end of a season, all or none: an unknown game or one counting in another season is
+        refused with its sentence and nothing is added.  A game already in this season stays where it is."""
+        if not game_ids:
+            raise SeasonRefused(errors.NO_GAMES_NAMED)
+        season = self.season(season_id)
+        with self._write() as conn:
+            for game_id in game_ids:
+                self._require(conn, game_id)
+                row = conn.execute("SELECT s.id, s.name FROM season_games m JOIN seasons s ON s.id = m.season_id "
+                                   "WHERE m.game_id = ?", (game_id,)).fetchone()
+                if row is not None and int(row[0]) != season.id:
+                    raise SeasonRefused(errors.GAME_IN_OTHER_SEASON.format(game=game_id, season=str(row[1])))
+            for game_id in dict.fromkeys(game_ids):
+                conn.execute("INSERT OR IGNORE INTO season_games (season_id, game_id, position) VALUES (?, ?, "
+                             "(SELECT COALESCE(MAX(position), 0) + 1 FROM season_games WHERE season_id = ?))",
+                             (season.id, game_id, season.id))
+        log.info("season %d (%s): games %s added", season.id, season.name, ", ".join(map(str, game_ids)))
+        return self.season(season.id)
+
+    def remove_from_season(self, season_id: int, game_ids: Sequence[int]) -> SeasonRecord:
+        """Take games out of a season, all or none (the games themselves are kept); SeasonRefused for one not in it."""
+        if not game_ids:
+            raise SeasonRefused(errors.NO_GAMES_NAMED)
+        season = self.season(season_id)
+        missing = [g for g in game_ids if g not in season.games]
+        if missing:
+            raise SeasonRefused(errors.GAME_NOT_IN_SEASON.format(game=missing[0], season=season.name))
+        with self._write() as conn:
+            conn.executemany("DELETE FROM season_games WHERE season_id = ? AND game_id = ?",
+                             [(season.id, g) for g in game_ids])
+        log.info("season %d (%s): games %s removed", season.id, season.name, ", ".join(map(str, game_ids)))
+        return self.season(season.id)
+
+    def delete_season(self, season_id: int) -> SeasonRecord:
+        """Forget a season (its games are kept, and may then count in another); return what it was."""
+        season = self.season(season_id)
+        with self._write() as conn:
+            conn.execute("DELETE FROM season_games WHERE season_id = ?", (season.id,))
+            conn.execute("DELETE FROM seasons WHERE id = ?", (season.id,))
+        log.info("season %d (%s) deleted", season.id, season.name)
+        return season
 
     # -- card enrolment --
     def enroll(self, uid: str, card_id: str, *, deck: str = "demo") -> None:
