@@ -5,6 +5,8 @@
     step = engine.apply(profile, state, {"type": "club", "seat": 1, "name": "Middleham"})
     step.state, step.announcements
     engine.why_not(profile, step.state, {"type": "pass", "seat": 1})   # the sentence, or None when accepted
+    engine.lineup_why_not(profile, state, 1, placed)   # which jersey marker placed so far is refused, and why
+    engine.fill_lineup(profile, state, 1, placed)      # the lineup event with the rest placed by the rules' choice
 
 A game is a pack (``eleven``) plus the rule modules chosen for it (`modules`); its first event may name them
 (``{"type": "game", "modules": [...], "options": {...}}``).  How to write a module: engine/RULES.md.
@@ -21,6 +23,7 @@ from engine import host
 from engine.cards import Profile
 from engine.events import EVENT_TYPES
 from engine.legal import legal_events as _legal_events
+from engine.lineup import fill_lineup, lineup_why_not
 from engine.loader import load_profile as _load
 from engine.errors import EngineError
 from engine.reducer import GAME_DOC, GAME_EVENT, Step, apply, check_game, replay, why_not
@@ -36,10 +39,12 @@ __all__ = [
     "apply",
     "event_types",
     "final_scores",
+    "fill_lineup",
     "game_options",
     "game_problem",
     "initial_state",
     "legal_events",
+    "lineup_why_not",
     "load_profile",
     "modules",
     "replay",

@@ -1,7 +1,7 @@
 """Events the rules accept now: candidates built from `State.awaiting`, each checked by applying it.
 
 Used by property tests, the golden playthrough generator and the page's hints.  The list is a useful sample,
-not every possible event (a lineup is proposed by `auto_lineup`, not in all its arrangements).
+not every possible event (a lineup is proposed by `engine.lineup.auto_lineup`, not in all its arrangements).
 """
 
 from __future__ import annotations
@@ -10,11 +10,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine import host
-from engine.cards import STATS, STYLES, ZONES, Profile
+from engine.cards import STATS, Profile
 from engine.errors import EngineError
+from engine.lineup import auto_lineup
 from engine.reducer import apply, check_game, replay
 from engine.rules.context import owner_of
-from engine.state import Club, Game, State
+from engine.state import Game, State
 from engine.views import may_use
 
 
@@ -32,114 +33,6 @@ def _free(profile: Profile, state: State, kind: str) -> list[str]:
 
 def _used_board_cards(state: State) -> set[str]:
     return {c.board_card for c in state.clubs if c.board_card}
-
-
-def auto_lineup(profile: Profile, club: Club, state: State | None = None) -> dict[str, Any]:
-    """A legal lineup event for the club: its strongest fit footballers (one per number, as many as its Fitness
-    pays for) in their own sections, attackers as far forward and defenders as far back as their cards allow; the
-    other slots take plain jersey markers, each numbered one as it shows (a marker never seen yet on a side the
-    setup's half attack, half defence still allows), attackers up front and defenders behind, blanks last."""
-    pitch = profile.board.pitch
-    caps = dict(pitch.section_max)
-    zones = {s: [f"{s}_{side}" for side in ("centre", "left", "right")] for s in caps}
-    room = {s: min(caps[s], sum(pitch.capacity(z) for z in zones[s])) for s in caps}
-    per_zone = {z: 0 for z in ZONES}
-    placed: list[dict[str, Any]] = []
-
-    def put(section: str, jersey: int | None, card: str | None, style: str) -> None:
-        zone = next(z for z in zones[section] if per_zone[z] < pitch.capacity(z))
-        per_zone[zone] += 1
-        placed.append({"zone": zone, "jersey": jersey, "card": card, "style": style})
-
-    def free(section: str) -> int:
-        return room[section] - sum(1 for p in placed if p["zone"].startswith(section + "_"))
-
-    if state is not None:
-        # the face each footballer shows in this game (a module may change it: an Epic League Winter Break token)
-        from engine.rules.context import side_of
-        from engine.tx import Tx
-
-        probe = Tx(profile, host.rules_for(state.game), state, {}, quiet=True)
-        sides = {h.id: side_of(probe, h, club) for h in club.players}
-    else:
-        sides = {h.id: profile.cards[h.id].side(h.trained) for h in club.players}  # type: ignore[union-attr]
-    fit = {sides[h.id].jersey for h in club.players if not h.unavailable}
-    blocked = {sides[h.id].jersey for h in club.players if h.unavailable} - fit
-    blanks = pitch.blank_jerseys + len(blocked)
-    # the strongest fit card of each number, strongest first, as many as Fitness pays for
-    best: dict[int, Any] = {}
-    for h in club.players:
-        side = sides[h.id]
-        strength = side.strength + h.strength_perm + h.strength_temp
-        if not h.unavailable and (side.jersey not in best or strength > best[side.jersey][0]):
-            best[side.jersey] = (strength, h.id, side)
-    chosen = sorted(best.values(), key=lambda x: (-x[0], x[1]))[: max(0, min(pitch.on_pitch, club.res[3]))]
-    order = {"attack": ("fwd", "mid", "def"), "defence": ("def", "mid", "fwd")}
-    # the least flexible cards first, so a card that plays in one section keeps its place
-    for _, card_id, side in sorted(chosen, key=lambda x: (len(x[2].sections), -x[0], x[1])):
-        jersey = side.jersey if side.jersey in pitch.jerseys else None
-        if jersey is None and blanks <= 0:
-            continue
-        section = next((s for s in order[side.style] if s in side.sections and free(s) > 0), None)
-        if section is None:
-            continue
-        if jersey is None:
-            blanks -= 1
-        put(section, jersey, card_id, side.style)
-    # the plain markers: numbered ones not used by a card (and not of a number that cannot play), then blanks
-    used = {p["jersey"] for p in placed if p["jersey"] is not None}
-    setup = dict(pitch.start_styles)
-    budget = {style: setup.get(style, 0) - sum(1 for _, s in club.markers_setup if s == style) for style in STYLES}
-    known = {n for n, _ in club.markers_setup}
-    numbered = [n for n in pitch.jerseys if n not in used and n not in blocked]
-    # how many slots each section still takes: the setup's formation, grown where cards stand, within the caps
-    want = dict(pitch.start_sections)
-    target = {s: max(want.get(s, 0), room[s] - free(s)) for s in caps}
-    while sum(target.values()) > pitch.on_pitch:
-        s = max(caps, key=lambda s: (target[s] - (room[s] - free(s)), s == "mid"))
-        target[s] -= 1
-    for s in ("mid", "def", "fwd"):
-        while sum(target.values()) < pitch.on_pitch and target[s] < room[s]:
-            target[s] += 1
-    wanted = {"def": "defence", "fwd": "attack", "mid": None}
-    for section in ("def", "fwd", "mid"):
-        style_wanted = wanted[section]
-        for _ in range(target[section] - (room[section] - free(section))):
-            pick = _plain_pick(club, numbered, known, budget, style_wanted)
-            if pick is None:
-                if blanks <= 0:
-                    break
-                blanks -= 1
-                put(section, None, None, style_wanted or ("attack" if budget["attack"] >= budget["defence"] else "defence"))
-                continue
-            number, style = pick
-            numbered.remove(number)
-            put(section, number, None, style)
-    return {"type": "lineup", "seat": club.seat, "players": placed, "stands": 0}
-
-
-def _plain_pick(club: Club, numbered: list[int], known: set[int], budget: dict[str, int], style: str | None) -> tuple[int, str] | None:
-    """The numbered plain marker that best shows `style` (any side for None): one showing it, else one never seen
-    (turned to it while the setup's count allows), else any; the setup budget is spent for a marker never seen."""
-    def shows(n: int) -> str | None:
-        return club.marker_side(n)
-
-    unseen = [n for n in numbered if shows(n) is None and n not in known]
-    if style is not None:
-        same = [n for n in numbered if shows(n) == style]
-        if same:
-            return same[0], style
-        if unseen and budget[style] > 0:
-            budget[style] -= 1
-            return unseen[0], style
-    if unseen:
-        side = style if style is not None and budget[style] > 0 else max(budget, key=lambda k: budget[k])
-        budget[side] -= 1
-        return unseen[0], side
-    rest = [n for n in numbered if shows(n) is not None]
-    if rest:
-        return rest[0], str(shows(rest[0]))
-    return None
 
 
 def candidates(profile: Profile, state: State) -> list[dict[str, Any]]:

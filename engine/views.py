@@ -1,5 +1,6 @@
 """Read-only views of a state for a viewer: everything tracked, JSON-safe, with each club's secrets hidden from
-those who may not see them, and the limits the rules work out for the page (what may be used, fielded, placed)."""
+those who may not see them, and the limits the rules work out for the page (what may be used, fielded, placed:
+each club's ``limits`` for its lineup, `engine.lineup.limits`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any, Final
 
 from engine import host
 from engine.cards import STATS, Board, Profile
+from engine.lineup import limits as lineup_limits
 from engine.rules.abilities import offered
 from engine.rules.actions import build_refusal
 from engine.rules.effects import describe_effect
@@ -174,6 +176,7 @@ def _club_view(profile: Profile, state: State, club: Club, viewer: int | str = E
         "acted": club.acted, "board_card": club.board_card,
         "markers": {str(n): side for n, side in club.markers},
         "markers_unseen": {str(n): side for n, side in unseen_marker_sides(profile, club).items()},
+        "limits": lineup_limits(face, club),
     }
     hidden = _hidden(state, club, viewer)
     for name in hidden:

@@ -37,7 +37,15 @@ from engine.cards import SECTIONS, ZONES, Profile
 from engine.loader import Fields
 from engine.rules.abilities import match_offers
 from engine.rules.context import field, quad_of, seat_of, side_of, turn_order
-from engine.rules.matchday import apply_mandatory, conclude_match, place_lineup, strength_of, use_match_card
+from engine.rules.matchday import (
+    SECTION_WORDS,
+    apply_mandatory,
+    conclude_match,
+    place_lineup,
+    strength_of,
+    use_match_card,
+    zone_words,
+)
 from engine.state import Club, Pending, Placed, State, evolve
 from engine.tx import Tx
 
@@ -604,18 +612,20 @@ def _second_half(tx: Tx, seat: int, players: list[Any]) -> Arrangement:
     per_zone = Counter(z for z, _, _, _ in placed)
     for zone, n in per_zone.items():
         if n > pitch.capacity(zone):
-            raise E.NotAllowed(E.LINEUP_ZONE_FULL.format(zone=zone, cap=pitch.capacity(zone), count=n))
+            raise E.NotAllowed(E.LINEUP_ZONE_FULL.format(zone=zone_words(zone, capital=True), cap=pitch.capacity(zone), count=n))
     per_section = Counter(z.split("_")[0] for z, _, _, _ in placed)
     for section, cap in pitch.section_max:
         if per_section[section] > cap:
-            raise E.NotAllowed(E.LINEUP_SECTION_FULL.format(section=section, cap=cap, count=per_section[section]))
+            raise E.NotAllowed(E.LINEUP_SECTION_FULL.format(section=SECTION_WORDS.get(section, section), cap=cap,
+                                                           count=per_section[section]))
     for _, _, card, _ in placed:
         held = club.held(card) if card else None
         if held is not None and card is not None:
             zone = next(z for z, _, c, _ in placed if c == card)
             side = side_of(tx, held, club)
             if zone.split("_")[0] not in side.sections:
-                raise E.NotAllowed(E.LINEUP_CARD_SECTION.format(name=tx.name(card), zone=zone, sections=" or ".join(side.sections)))
+                raise E.NotAllowed(E.LINEUP_CARD_SECTION.format(
+                    name=tx.name(card), zone=zone_words(zone), sections=" or ".join(SECTION_WORDS.get(x, x) for x in side.sections)))
     return Arrangement(seat, tuple(placed))
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Final, NamedTuple, Sequence
 
 from engine import errors as E
 from engine.cards import STYLES, ZONES, Opponent, PlayerCard, Profile
@@ -153,11 +153,24 @@ def _setup_sides(tx: Tx, club: Club, lineup: tuple[Placed, ...]) -> tuple[tuple[
     return tuple(sorted(sides))
 
 
-def _parse_lineup(tx: Tx, club: Club, entries: Any) -> tuple[Placed, ...]:
+SECTION_WORDS: Final = {"def": "Defenders", "mid": "Midfielders", "fwd": "Forwards"}
+"""The pitch's sections as the rulebook names the footballers standing there (l.632)."""
+_SIDE_WORDS: Final = {"left": "left wing", "centre": "central zone", "right": "right wing"}
+
+
+def zone_words(zone: str, capital: bool = False) -> str:
+    """A zone as a player says it: ``def_left`` is "the Defenders' left wing" ("The ..." to begin a sentence)."""
+    section, _, side = zone.partition("_")
+    return f"{'The' if capital else 'the'} {SECTION_WORDS.get(section, section)}' {_SIDE_WORDS.get(side, side)}"
+
+
+def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tuple[Placed, ...]:
+    """The jersey markers of a lineup checked against the pitch and the club's cards (``partial``: the first of them,
+    as a person places them one by one; every check but the count)."""
     pitch = tx.board(club.seat).pitch
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise E.BadEvent(E.BAD_FIELD.format(type="lineup", field="players", why="a list of {zone, jersey, card, style}"))
-    if len(entries) != pitch.on_pitch:
+    if len(entries) > pitch.on_pitch or (len(entries) != pitch.on_pitch and not partial):
         raise E.NotAllowed(E.LINEUP_COUNT.format(need=pitch.on_pitch, count=len(entries)))
     placed: list[Placed] = []
     for e in entries:
@@ -183,7 +196,8 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any) -> tuple[Placed, ...]:
             if jersey != wanted:
                 raise E.NotAllowed(E.LINEUP_CARD_JERSEY.format(name=card.name, jersey=side.jersey, given=jersey))
             if zone.split("_")[0] not in side.sections:
-                raise E.NotAllowed(E.LINEUP_CARD_SECTION.format(name=card.name, zone=zone, sections=" or ".join(side.sections)))
+                raise E.NotAllowed(E.LINEUP_CARD_SECTION.format(name=card.name, zone=zone_words(zone),
+                                                                sections=" or ".join(SECTION_WORDS.get(s, s) for s in side.sections)))
             style = side.style
         else:
             style = _plain_side(tx, club, jersey, style)
@@ -202,32 +216,49 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any) -> tuple[Placed, ...]:
     per_zone = Counter(p.zone for p in placed)
     for zone, n in per_zone.items():
         if n > pitch.capacity(zone):
-            raise E.NotAllowed(E.LINEUP_ZONE_FULL.format(zone=zone, cap=pitch.capacity(zone), count=n))
+            raise E.NotAllowed(E.LINEUP_ZONE_FULL.format(zone=zone_words(zone, capital=True), cap=pitch.capacity(zone), count=n))
     per_section = Counter(p.zone.split("_")[0] for p in placed)
     for section, cap in pitch.section_max:
         if per_section[section] > cap:
-            raise E.NotAllowed(E.LINEUP_SECTION_FULL.format(section=section, cap=cap, count=per_section[section]))
+            raise E.NotAllowed(E.LINEUP_SECTION_FULL.format(section=SECTION_WORDS.get(section, section), cap=cap,
+                                                           count=per_section[section]))
     return tuple(placed)
 
 
 def on_lineup(tx: Tx) -> None:
     """Set the club's lineup: 1 Fitness per footballer card used, Fanbase on the Stands, resources assigned to cards."""
     seat = seat_of(tx.event)
-    club = _matchday(tx, seat, "set a lineup")
-    if week_opponent(tx.state, club) is None:
-        raise E.NotAllowed(E.NO_OPPONENT_CARD.format(seat=seat))
+    lineup_due(tx, seat)
     place_lineup(tx, seat)
 
 
-def place_lineup(tx: Tx, seat: int) -> None:
-    """The lineup of the event (``players``, ``stands``, ``assign``) placed for the club, checked and paid, then the
-    effects after the reveal and before the match, and the cards sitting out shed a token (Matchday steps 1–4).
-    A module playing a match its own way (between clubs) places each lineup here when it is revealed."""
-    ev = tx.event
-    club = tx.club(seat)
+def lineup_due(tx: Tx, seat: int) -> Club:
+    """The club, when it may set its lineup now: on Matchday, with an Opponent card this week, not lined up yet."""
+    club = _matchday(tx, seat, "set a lineup")
+    if week_opponent(tx.state, club) is None:
+        raise E.NotAllowed(E.NO_OPPONENT_CARD.format(seat=seat))
     if club.lineup is not None:
         raise E.NotAllowed(E.ALREADY_LINED_UP.format(seat=seat))
-    lineup = _parse_lineup(tx, club, field(ev, "players", list, "the ten jersey markers: zone, jersey, card, style"))
+    return club
+
+
+class Checked(NamedTuple):
+    """A lineup as the rules take it: its jersey markers, the Fanbase on the Stands, the resources placed on cards
+    and the club once it has paid for them (1 Fitness a footballer card, the Stands' Fanbase, what is assigned)."""
+
+    lineup: tuple[Placed, ...]
+    stands: int
+    cost: tuple[int, int, int, int]
+    assigned: dict[str, tuple[int, int, int, int]]
+    club: Club
+
+
+def check_lineup(tx: Tx, club: Club, *, partial: bool = False) -> Checked:
+    """The event's lineup (``players``, ``stands``, ``assign``) checked for the club and paid for, nothing stored;
+    ``partial``: the jersey markers placed so far (a person placing them one by one), every check but their count."""
+    ev = tx.event
+    seat = club.seat
+    lineup = _parse_lineup(tx, club, field(ev, "players", list, "the ten jersey markers: zone, jersey, card, style"), partial)
     stands = field(ev, "stands", int, "Fanbase markers put on the Stands", default=0)
     if stands < 0 or stands > stands_of(tx, club):
         raise E.NotAllowed(E.STANDS_LIMIT.format(seat=seat, stands=stands_of(tx, club), count=stands))
@@ -246,11 +277,22 @@ def place_lineup(tx: Tx, seat: int) -> None:
             raise E.BadEvent(E.BAD_FIELD.format(type="lineup", field="assign", why="amounts cannot be negative"))
         cost = quad_add(cost, extra[card_id])
     club = pay(club, cost, "field this lineup")
+    return Checked(lineup, stands, cost, extra, evolve(club, markers_setup=_setup_sides(tx, club, lineup)))
+
+
+def place_lineup(tx: Tx, seat: int) -> None:
+    """The lineup of the event (``players``, ``stands``, ``assign``) placed for the club, checked and paid, then the
+    effects after the reveal and before the match, and the cards sitting out shed a token (Matchday steps 1–4).
+    A module playing a match its own way (between clubs) places each lineup here when it is revealed."""
+    club = tx.club(seat)
+    if club.lineup is not None:
+        raise E.NotAllowed(E.ALREADY_LINED_UP.format(seat=seat))
+    lineup, stands, cost, extra, club = check_lineup(tx, club)
+    playing = {p.card for p in lineup if p.card}
     for card_id, q in extra.items():
         held = club.held(card_id)
         assert held is not None
         club = replace_held(club, evolve(held, assigned=quad_add(held.assigned, q)))
-    club = evolve(club, markers_setup=_setup_sides(tx, club, lineup))
     club = flip_markers(club, {p.jersey: p.style for p in lineup if p.jersey is not None})
     tx.put(evolve(club, lineup=lineup, stands=stands))
     tx.say(

@@ -69,11 +69,11 @@ def test_no_two_jerseys_with_the_same_number() -> None:
 def test_wings_hold_one_centres_three_and_at_most_three_forwards() -> None:
     profile, state = matchday()
     wing = BASIC[:4] + [plain("mid_left", 6), plain("mid_left", None)] + BASIC[6:]
-    refused(profile, state, lineup(1, wing), E.NotAllowed, "mid_left holds at most 1")
+    refused(profile, state, lineup(1, wing), E.NotAllowed, "The Midfielders' left wing holds at most 1")
     crowded = [plain("def_centre", n) for n in (2, 3, 4, 5)] + BASIC[4:]
-    refused(profile, state, lineup(1, crowded), E.NotAllowed, "def_centre holds at most 3")
+    refused(profile, state, lineup(1, crowded), E.NotAllowed, "The Defenders' central zone holds at most 3")
     forwards = BASIC[:6] + [plain("fwd_left", 9, "attack"), plain("fwd_right", 8, "attack")] + BASIC[8:]
-    refused(profile, state, lineup(1, forwards), E.NotAllowed, "At most 3 jersey markers may stand in the fwd section")
+    refused(profile, state, lineup(1, forwards), E.NotAllowed, "At most 3 jersey markers may stand among the Forwards")
 
 
 def test_a_card_plays_only_in_its_section_with_its_number_and_costs_one_fitness() -> None:
@@ -81,7 +81,7 @@ def test_a_card_plays_only_in_its_section_with_its_number_and_costs_one_fitness(
     state = set_club(state, 1, players=club(state, 1).players + (Held(STRONG.id),), res=(0, 0, 0, 1))
     wrong = BASIC[:9] + [{"zone": "def_left", "jersey": 9, "card": STRONG.id}]
     wrong[0] = plain("mid_left", 2)
-    refused(profile, state, lineup(1, [p for p in BASIC if p["jersey"] != 9][:8] + [{"zone": "mid_centre", "jersey": 9, "card": STRONG.id}, plain("def_left", None)]), E.NotAllowed, "cannot play in mid_centre")
+    refused(profile, state, lineup(1, [p for p in BASIC if p["jersey"] != 9][:8] + [{"zone": "mid_centre", "jersey": 9, "card": STRONG.id}, plain("def_left", None)]), E.NotAllowed, "cannot play on the Midfielders' central zone")
     good = [p for p in BASIC if p["jersey"] not in (9, 11)] + [{"zone": "fwd_centre", "jersey": 9, "card": STRONG.id}, plain("mid_right", 11, "attack")]
     after = engine.apply(profile, state, lineup(1, good)).state
     assert club(after, 1).res[3] == 0
