@@ -64,6 +64,10 @@ class RunningTable:
         """The deck and board profile the table plays with."""
         return self.session.profile
 
+    def game_state(self) -> Any:
+        """The engine's state of the game in play (None before the first game)."""
+        return self.session.state
+
     @property
     def version(self) -> int:
         """Grows with every change of the game and every frame drawn (a snapshot carries the version it shows): a

@@ -12,6 +12,7 @@ TOO_MANY_TRIES_NETWORK = ("Too many wrong PINs were tried on this network in the
 LOGGED_OUT_ALL = "Every browser is locked again: {count} session(s) ended."
 INTERNAL = ("Something went wrong at the table and this request was not carried out. Reload the page; if it happens "
             "again, the table's log (journalctl -u touchline) says what it was.")
+NO_GAME = "There is no game yet: start one on the Admin page, then set the lineups on Matchday."
 SEAT_VIEW_NEEDS_PIN = "A seat's own view shows its secrets: unlock this browser with the table's PIN first."
 CSRF_FAILED = "This form has expired or came from another site. Reload the page and try again."
 ORIGIN_FAILED = "This request came from another site, so the table refused it. Use the table's own page."

@@ -103,3 +103,7 @@ class Table(Protocol):
     @property
     def profile(self) -> Any:
         """The ``engine.Profile`` (deck and board profile) the table plays with: setup deals and pitch limits."""
+
+    def game_state(self) -> Any:
+        """The engine's ``State`` of the game in play, or None before the first game: the page asks the engine
+        about it (``engine.lineup_why_not``, ``engine.fill_lineup``) and never changes it."""

@@ -115,7 +115,7 @@ def test_a_lineup_breaking_the_rules_is_refused_with_the_engines_sentence(
     before = table.snapshot()
     response = client.post("/api/actions/lineup", json=crowded, headers=game)
     assert response.status_code == 409
-    assert "def_left" in response.json()["detail"] or "Def left" in response.json()["detail"]
+    assert "The Defenders' left wing holds at most 1" in response.json()["detail"]
     assert table.snapshot() == before
 
 

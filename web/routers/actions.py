@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request, Response
 
+import engine
 from engine.errors import EngineError
 from engine.legal import deal_opponents
 from web import actions, errors, models
@@ -70,6 +71,35 @@ async def new_game(body: actions.NewGame, _: Unlocked, table: TableDep) -> dict[
 async def lineup(body: actions.Lineup, _: Unlocked, table: TableDep) -> dict[str, Any]:
     """Ten jersey markers in the nine zones and Fanbase on the Stands; 1 Fitness per footballer card playing."""
     return await submit(table, body)
+
+
+def _in_play(table: Table) -> Any:
+    """The engine's state of the game in play; a 409 saying so when there is none."""
+    state = table.game_state()
+    if state is None:
+        raise HTTPException(status_code=409, detail=errors.NO_GAME)
+    return state
+
+
+@router.post("/lineup/check", summary="Ask the rules about a lineup being built", responses=REFUSED)
+def lineup_check(body: models.LineupDraft, _: Unlocked, table: TableDep) -> dict[str, Any]:
+    """The engine tries the jersey markers placed so far, one more at a time (all ten: the lineup itself):
+    ``ok``, or ``why`` in the rules' words and ``index``, the marker at fault in the order placed (null: the
+    lineup as a whole, its Stands or its cost).  Nothing changes at the table."""
+    refusal = engine.lineup_why_not(profile_of(table), _in_play(table), body.seat, body.placed(), body.stands, body.assign)
+    return {"ok": refusal is None, "why": None, "index": None, **(refusal or {})}
+
+
+@router.post("/lineup/fill", summary="Let the rules place the rest of a lineup", responses=REFUSED)
+def lineup_fill(body: models.LineupDraft, _: Unlocked, table: TableDep) -> dict[str, Any]:
+    """The markers placed so far kept where they are and the rest placed by the engine: the club's strongest fit
+    footballers its Fitness pays for, defenders at the back, the setup's 5 attack and 5 defence kept.  A 409 with
+    the rules' sentence when the markers placed are refused or leave no room.  Nothing changes at the table."""
+    try:
+        lineup = engine.fill_lineup(profile_of(table), _in_play(table), body.seat, body.placed(), body.stands)
+    except EngineError as refusal:
+        raise HTTPException(status_code=409, detail=str(refusal.args[0] if refusal.args else refusal)) from refusal
+    return {"players": lineup["players"], "stands": lineup["stands"]}
 
 
 @router.post("/actions/tactic", summary="Play a Tactic card this match", responses=REFUSED)

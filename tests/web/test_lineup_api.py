@@ -1,0 +1,116 @@
+"""The lineup editor asks the engine: ``POST /api/lineup/check`` and ``POST /api/lineup/fill`` answer with the rules'
+own words, refuse bad bodies with a sentence naming the field, need the PIN, and change nothing at the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from device.running import RunningTable
+from web import errors
+from web.limits import MAX_BODY_BYTES
+
+from .conftest import events, play_until
+from .test_security import frozen
+
+
+def plain(zone: str, jersey: int | None, style: str | None = None) -> dict[str, Any]:
+    return {"zone": zone, "jersey": jersey, "card": None, "style": style}
+
+
+def shown(client: TestClient, zone: str, jersey: int) -> dict[str, Any]:
+    """A numbered marker on the side the view says it shows (or, never seen yet, may show)."""
+    club = client.get("/api/state").json()["game"]["clubs"][0]
+    return plain(zone, jersey, {**club["markers_unseen"], **club["markers"]}[str(jersey)])
+
+
+@pytest.fixture
+def matchday(client: TestClient, game: dict[str, str]) -> dict[str, str]:
+    """The two-club game on its first Matchday; returns the CSRF header."""
+    play_until(client, game, "matchday")
+    return game
+
+
+@pytest.mark.parametrize("path", ["/api/lineup/check", "/api/lineup/fill"])
+def test_asking_needs_the_pin_and_its_csrf_token(client: TestClient, table: RunningTable, path: str) -> None:
+    response = client.post(path, json={"seat": 1, "players": []})
+    assert response.status_code == 403 and response.json()["detail"] == errors.PIN_REQUIRED
+
+
+@pytest.mark.parametrize("path", ["/api/lineup/check", "/api/lineup/fill"])
+def test_without_a_game_the_answer_says_to_start_one(client: TestClient, csrf: dict[str, str], path: str) -> None:
+    response = client.post(path, json={"seat": 1, "players": []}, headers=csrf)
+    assert response.status_code == 409 and response.json()["detail"] == errors.NO_GAME
+
+
+BAD_BODIES = [
+    ({"seat": 1, "players": [plain("middle", 2)]}, "players.0.zone: Input should be 'def_left'"),
+    ({"seat": 1, "players": [plain("def_left", 2)] * 11}, "players: List should have at most 10 items"),
+    ({"seat": 9, "players": []}, "seat: Input should be less than or equal to 4"),
+    ({"seat": 1, "players": [], "stand": 1}, "stand: Extra inputs are not permitted"),
+    ({"seat": 1, "players": [{"zone": "def_left", "jersey": "two"}]}, "players.0.jersey: Input should be a valid integer"),
+    ({"players": []}, "seat: Field required"),
+]
+
+
+@pytest.mark.parametrize(("body", "words"), BAD_BODIES)
+@pytest.mark.parametrize("path", ["/api/lineup/check", "/api/lineup/fill"])
+def test_a_bad_body_is_refused_naming_the_field_and_changes_nothing(
+        client: TestClient, table: RunningTable, matchday: dict[str, str], path: str, body: dict[str, Any],
+        words: str) -> None:
+    before = frozen(table)
+    response = client.post(path, json=body, headers=matchday)
+    assert response.status_code == 422
+    assert response.json()["message"].startswith("Please correct: ") and words in response.json()["message"]
+    assert frozen(table) == before
+
+
+def test_a_body_over_the_table_s_limit_is_not_read(client: TestClient, matchday: dict[str, str]) -> None:
+    huge = {"seat": 1, "players": [], "pad": "x" * (MAX_BODY_BYTES + 1)}
+    response = client.post("/api/lineup/check", json=huge, headers=matchday)
+    assert response.status_code == 413
+    assert response.json()["detail"] == errors.BODY_TOO_LARGE.format(limit=MAX_BODY_BYTES // 1024)
+
+
+def test_check_names_the_marker_at_fault_in_the_rules_words_and_changes_nothing(
+        client: TestClient, table: RunningTable, matchday: dict[str, str]) -> None:
+    before = frozen(table)
+    fine = client.post("/api/lineup/check", json={"seat": 1, "players": [shown(client, "def_left", 2)]}, headers=matchday)
+    assert fine.status_code == 200 and fine.json() == {"ok": True, "why": None, "index": None}
+    crowded = {"seat": 1, "players": [shown(client, "def_left", 2), shown(client, "def_centre", 3),
+                                      shown(client, "def_left", 4)]}
+    answer = client.post("/api/lineup/check", json=crowded, headers=matchday).json()
+    assert answer == {"ok": False, "index": 2,
+                      "why": "The Defenders' left wing holds at most 1 jersey markers; the lineup puts 2 there."}
+    name = table.session.state.club(1).name
+    stands = client.post("/api/lineup/check", json={"seat": 1, "players": [], "stands": 9}, headers=matchday).json()
+    assert stands["ok"] is False and stands["index"] is None and stands["why"].startswith(f"{name} has 2 Stands")
+    assert frozen(table) == before
+
+
+def test_fill_places_the_rest_and_the_lineup_it_gives_is_recorded(
+        client: TestClient, table: RunningTable, matchday: dict[str, str]) -> None:
+    placed = [plain("fwd_centre", None, "attack")]
+    log = events(table)
+    filled = client.post("/api/lineup/fill", json={"seat": 1, "players": placed}, headers=matchday)
+    assert filled.status_code == 200, filled.text
+    players = filled.json()["players"]
+    assert len(players) == 10 and players[0] == placed[0]
+    assert events(table) == log  # asking records nothing
+    check = client.post("/api/lineup/check", json={"seat": 1, "players": players}, headers=matchday).json()
+    assert check["ok"] is True
+    recorded = client.post("/api/actions/lineup", json={"seat": 1, "players": players, "stands": 0}, headers=matchday)
+    assert recorded.status_code == 200, recorded.text
+    assert [p.zone for p in table.session.state.club(1).lineup] == [p["zone"] for p in players]
+
+
+def test_fill_refuses_markers_the_rules_refuse_with_their_sentence(
+        client: TestClient, table: RunningTable, matchday: dict[str, str]) -> None:
+    before = frozen(table)
+    crowded = [shown(client, "def_left", 2), shown(client, "def_left", 3)]
+    response = client.post("/api/lineup/fill", json={"seat": 1, "players": crowded}, headers=matchday)
+    assert response.status_code == 409
+    assert response.json()["detail"] == "The Defenders' left wing holds at most 1 jersey markers; the lineup puts 2 there."
+    assert frozen(table) == before
