@@ -31,6 +31,9 @@ PRESS_TO_CONFIRM = "Press: confirm · Hold: cancel"
 PRESS_STEPS_HOLD_SIGNS = "Press: next kind · Hold: sign"
 PRESS_STEPS_HOLD_ROLLS = "Press: next Stat · Hold: choose"
 PRESS_STEPS_HOLD_TELLS = "Press: next · Hold: confirm"
+PRESS_STEPS_HOLD_CHOOSES = "Press: next · Hold: choose"
+SALE_WORDS = {"sell": "Sell to the supply", "auction": "Auction", "cancel": "Cancel"}
+"""How a footballer may go when the game plays Transferring Players, in the order the button steps them."""
 PRESS_TO_REROLL = "Press again to reroll (1 Fanbase)"
 WAITING_FOR = "Waiting for {who}"
 LINEUP_ON_PAGE = "Set your lineup on the page"
@@ -236,7 +239,7 @@ POTENTIAL_STATS = ("fanbase", "operation", "fitness")
 class _Pending:
     """A choice started by a tap or press and finished by a press or hold (or cancelled by a lift)."""
 
-    kind: str  # "confirm", "contract", "potential", "suspensions", "collect", "objective", "pick", "formation"
+    kind: str  # "confirm", "contract", "potential", "suspensions", "collect", "objective", "pick", "formation", "sale"
     event: dict[str, Any]
     options: tuple[str, ...] = ()
     index: int = 0
@@ -403,10 +406,15 @@ class Interpreter:
             return self._pending_message(pending)
         entry = self._awaited(game, seat)
         if entry is None:
-            # Only turns make a seat wait for another; on Monday or Matchday everyone goes at once.
-            waiting = [e for e in game.awaiting if e.get("seat") not in (None, seat) and e.get("need") == "action"]
+            # Only turns make a seat wait for another (a turn's action, a bidder's or an owner's answer to a module);
+            # on Monday or Matchday everyone goes at once.
+            waiting = [e for e in game.awaiting if e.get("seat") not in (None, seat)
+                       and (e.get("need") == "action" or "press" in e)]
             if waiting:
-                return Message(WAITING_FOR.format(who=f"Seat {waiting[0]['seat']}"))
+                who = WAITING_FOR.format(who=f"Seat {waiting[0]['seat']}")
+                if waiting[0].get("watch"):  # what every other seat follows meanwhile (an auction's highest bid)
+                    return Message(str(waiting[0]["watch"]), (who,))
+                return Message(who)
             return None
         return Message(*self._ask(entry, game))
 
@@ -518,6 +526,11 @@ class Interpreter:
             if why is not None:  # e.g. it is not the seat's turn: said before any contract is stepped through
                 return self._refuse(seat, why, event)
             pending = _Pending("contract", event, options=options, pad=pad, prompt=name)
+        elif event_type == "sell" and game.why_not({"type": "auction", "seat": seat, "card": card}) is None:
+            # Transferring Players: the footballer may also go by auction; the button steps the ways, a hold chooses
+            ways = tuple(w for w, e in (("sell", event), ("auction", {"type": "auction", "seat": seat, "card": card}))
+                         if w == "auction" or game.why_not(e) is None) + ("cancel",)
+            pending = _Pending("sale", event, options=ways, pad=pad, prompt=name)
         else:
             why = game.why_not(event)
             if why is not None:
@@ -599,6 +612,9 @@ class Interpreter:
             pending.index = (pending.index + 1) % len(pending.options)
             return Outcome(messages={seat: self._pending_message(pending)})
         entry = self._awaited(game, seat)
+        if entry is not None and isinstance(entry.get("press"), Mapping):
+            # a module's need says what a press means (an auction's bid one step higher, an offer accepted)
+            return Outcome(events=(dict(entry["press"]),))
         if entry is not None and entry.get("need") == "roll":
             event = self._roll_event(entry)
             self._rolled_at[seat] = self.clock()
@@ -638,8 +654,17 @@ class Interpreter:
             return Outcome(events=({**pending.event, "result": pending.options[pending.index]},))
         if pending is not None and pending.kind == "formation":
             return Outcome(events=({**pending.event, "shape": pending.options[pending.index]},))
+        if pending is not None and pending.kind == "sale":
+            way = pending.options[pending.index]
+            if way == "cancel":
+                return self._say(seat, CANCELLED, pending.prompt)
+            chosen = pending.event if way == "sell" else {**pending.event, "type": "auction"}
+            return self._confirmed(seat, _Pending("confirm", chosen, pad=pending.pad), game)
         if pending is not None:
             return self._say(seat, CANCELLED, pending.prompt)
+        entry = self._awaited(game, seat)
+        if entry is not None and isinstance(entry.get("hold"), Mapping):
+            return Outcome(events=(dict(entry["hold"]),))  # a module's need says what a hold means (an auction's pass)
         return Outcome(events=({"type": "pass", "seat": seat},))
 
     # -- helpers ---------------------------------------------------------------------------------------------
@@ -733,6 +758,8 @@ class Interpreter:
         choice = pending.options[pending.index]
         if pending.kind == "formation":
             return Message(FORMATION.format(shape=choice), (PRESS_STEPS_HOLD_DECLARES,))
+        if pending.kind == "sale":
+            return Message(f"{pending.prompt}: {SALE_WORDS.get(choice, choice)}", (PRESS_STEPS_HOLD_CHOOSES,))
         words = {"contract": CONTRACT_WORDS, "objective": RESULT_WORDS}.get(pending.kind, STAT_WORDS)
         hint = {"contract": PRESS_STEPS_HOLD_SIGNS, "objective": PRESS_STEPS_HOLD_TELLS}.get(pending.kind, PRESS_STEPS_HOLD_ROLLS)
         return Message(f"{pending.prompt}: {words.get(choice, choice)}", (hint,))

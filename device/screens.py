@@ -683,6 +683,8 @@ def _detail(announcement: Mapping[str, Any], name: Any) -> str:
         return RESOLVE_BY_HAND
     if kind == "market" and a.get("next_number"):
         return f"{headline(a, name)}, next: {a['next_number']}"
+    if a.get("short") and a.get("detail"):  # a module's announcement says its own line under its words
+        return str(a["detail"])
     if kind == "unique_setup" and a.get("names"):
         return " · ".join(str(n) for n in a["names"])
     text = headline(a, name)

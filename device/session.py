@@ -464,8 +464,11 @@ class Session:
     def _show(self, announcements: Iterable[Mapping[str, Any]], event: Mapping[str, Any]) -> None:
         """Each seat's screen shows what the step did to it; table-wide news goes to the shared screen."""
         by_seat: dict[int | None, list[Mapping[str, Any]]] = {}
+        everyone: list[Mapping[str, Any]] = []
         for announcement in announcements:
             by_seat.setdefault(announcement.get("seat"), []).append(announcement)
+            if announcement.get("screens") == "all":
+                everyone.append(announcement)
         for seat, items in by_seat.items():
             message = screens.message_for(items, self._card_name)
             if seat is None:
@@ -480,7 +483,8 @@ class Session:
                     message = Message(message.headline, (*message.detail, old.headline))
                 self.messages[seat] = message
                 self.kinds[seat] = kinds
-        self.everyone = None
+        # a step every seat follows (an auction's bid: the card, the highest bid, whose turn) goes on every screen
+        self.everyone = screens.message_for(everyone, self._card_name) if everyone else None
 
     def _say(self, seat: int | None, headline: str, *detail: str) -> None:
         """Put a message on one seat's screen, or (seat None) on every screen until the next news."""

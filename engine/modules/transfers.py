@@ -45,7 +45,8 @@ BID: Final = "Seat {seat} bids {amount} € for {name}: Seat {next} to bid."
 BID_SHORT: Final = "€{amount} Seat {seat}"
 PASSED: Final = "Seat {seat} passes on {name}: Seat {next} to bid."
 PASSED_SHORT: Final = "Seat {seat} passes"
-TO_BID: Final = "{name} · Seat {seat} to bid"
+TO_BID: Final = "{card} €{high} · Seat {seat} to bid"
+TO_BID_ASK: Final = "{card} ask €{ask} · Seat {seat} to bid"
 SOLD_TO: Final = ("Seat {buyer} buys {name} from Seat {seller} for {amount} € with every token on him; Seat {seller} "
                   "gains {amount} € and {bonus} € from the supply.")
 SOLD_SHORT: Final = "Sold €{amount} Seat {buyer}"
@@ -65,8 +66,10 @@ DECLINED_LAST: Final = ("Seat {owner} declines Seat {buyer}'s offer for {name}: 
 DECLINED_SHORT: Final = "Declined ({count}/{most})"
 
 WAIT_BID: Final = "Seat {seat}: bid for {name} (press: {next} €) or pass (hold)."
-BID_PROMPT: Final = "Press: bid €{next} · Hold: pass"
-BID_HINT: Final = "for {name}"
+BID_PROMPT: Final = "{watch} · Press: bid €{next}"
+BID_HINT: Final = "Hold: pass · for {name}"
+BID_HIGH: Final = "€{high} Seat {seat}"
+BID_ASK: Final = "Ask €{ask}"
 WAIT_ANSWER: Final = "Seat {owner}: Seat {buyer} offers {amount} € for {name}: accept (press) or decline (hold)."
 ANSWER_PROMPT: Final = "Press: accept €{amount}"
 ANSWER_HINT: Final = "Hold: decline · for {name}"
@@ -278,7 +281,7 @@ def _open_auction(tx: Tx) -> None:
     _put(tx, auction=Auction(seat, card.id, ask, turn=order[0], step=prices.bid_step))
     tx.say("auction", None, OPENED.format(seat=seat, name=card.name, ask=ask, first=order[0]), seller=seat,
            card=card.id, ask=ask, turn=order[0], short=OPEN_SHORT.format(name=card.name),
-           detail=f"Ask €{ask} · Seat {order[0]} to bid", screens="all")
+           detail=status(_mine(tx.state).auction), screens="all")
 
 
 def _nothing_open(tx: Tx) -> None:
@@ -298,6 +301,13 @@ def _bidder(tx: Tx, what: str) -> tuple[int, Auction]:
     if seat != auction.turn:
         raise E.NotYourTurn(NOT_YOUR_BID.format(seat=seat, what=what, turn=auction.turn, name=tx.name(auction.card)))
     return seat, auction
+
+
+def status(auction: Auction) -> str:
+    """Where the auction stands, in a line every seat's screen shows: the card, the highest bid, whose turn."""
+    if auction.high:
+        return TO_BID.format(card=auction.card, high=auction.high, seat=auction.turn)
+    return TO_BID_ASK.format(card=auction.card, ask=auction.ask, seat=auction.turn)
 
 
 def next_bid(auction: Auction) -> int:
@@ -326,7 +336,7 @@ def _on_bid(tx: Tx) -> None:
     _put(tx, auction=evolve(auction, turn=following))
     tx.say("bid", None, BID.format(seat=seat, amount=amount, name=name, next=following), card=auction.card,
            amount=amount, bidder=seat, turn=following, short=BID_SHORT.format(amount=amount, seat=seat),
-           detail=TO_BID.format(name=name, seat=following), screens="all")
+           detail=status(evolve(auction, turn=following)), screens="all")
 
 
 def _on_bid_pass(tx: Tx) -> None:
@@ -346,7 +356,7 @@ def _on_bid_pass(tx: Tx) -> None:
     _put(tx, auction=evolve(auction, turn=following))
     tx.say("bid_pass", None, PASSED.format(seat=seat, name=name, next=following), card=auction.card, bidder=seat,
            turn=following, high=auction.high, short=PASSED_SHORT.format(seat=seat),
-           detail=TO_BID.format(name=name, seat=following), screens="all")
+           detail=status(evolve(auction, turn=following)), screens="all")
 
 
 def _sold(tx: Tx, auction: Auction) -> None:
@@ -484,10 +494,13 @@ def _awaiting(state: State) -> list[dict[str, Any]]:
     auction, offer = mine.auction, mine.offer
     if auction is not None:
         nxt = next_bid(auction)
+        standing = BID_HIGH.format(high=auction.high, seat=auction.high_seat) if auction.high \
+            else BID_ASK.format(ask=auction.ask)
         return [{"seat": auction.turn, "need": "bid", "card": auction.card, "seller": auction.seller, "ask": auction.ask,
                  "high": auction.high, "high_seat": auction.high_seat or None, "next": nxt,
                  "text": WAIT_BID.format(seat=auction.turn, name=auction.card, next=nxt),
-                 "short": BID_PROMPT.format(next=nxt), "hint": BID_HINT.format(name=auction.card),
+                 "short": BID_PROMPT.format(next=nxt, watch=standing),
+                 "hint": BID_HINT.format(name=auction.card), "watch": status(auction),
                  "press": {"type": "bid", "seat": auction.turn}, "hold": {"type": "bid_pass", "seat": auction.turn}}]
     if offer is not None:
         return [{"seat": offer.owner, "need": "offer_answer", "card": offer.card, "buyer": offer.buyer,

@@ -29,8 +29,9 @@ class Game:
     sponsors: tuple[str, ...] = ("megaphone", "adboard", "shirt")
     choose: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """What each card's action asks the club to choose (card id → one word per pick)."""
-    refuses: dict[str, str] = field(default_factory=dict)
-    """The engine's sentence for each event type it would refuse now (the others it takes)."""
+    refuses: dict[str, str] = field(default_factory=lambda: {"auction": 'There is no event "auction".'})
+    """The engine's sentence for each event type it would refuse now (the others it takes; a base game has no
+    auction: Transferring Players is a module)."""
     outcomes: dict[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
     """What the engine would announce for an event type (a keep: what the held roll decides)."""
     boards: dict[int, str] = field(default_factory=dict)
