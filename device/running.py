@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import threading
 from collections.abc import Callable
@@ -67,6 +68,13 @@ class RunningTable:
     def game_state(self) -> Any:
         """The engine's state of the game in play (None before the first game)."""
         return self.session.state
+
+    @functools.cached_property
+    def seasons(self) -> Any:
+        """The seasons kept in the table's log, as the page reads and changes them (``web.interface.Seasons``)."""
+        from device.seasons import SeasonBook
+
+        return SeasonBook(self.session.store)
 
     @property
     def version(self) -> int:

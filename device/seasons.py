@@ -282,7 +282,7 @@ class SeasonBook:
         self._store = store
         self._scores = FinalScores(store)
 
-    def list(self) -> list[dict[str, Any]]:
+    def kept(self) -> list[dict[str, Any]]:
         """Every season, oldest first: its id, name and how many games it has."""
         return [{"id": s.id, "name": s.name, "games": len(s.games)} for s in self._store.seasons()]
 

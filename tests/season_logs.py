@@ -18,9 +18,10 @@ EVENINGS = ("full-game.toml", "betting-game.toml", "modules-game.toml")
 """Three finished games: four clubs, then three (Club 4 sits out), then four again."""
 
 
-def evenings(into: Path, scenarios: Sequence[str] = EVENINGS) -> tuple[Path, list[list[dict[str, Any]]]]:
+def evenings(into: Path, scenarios: Sequence[str] = EVENINGS, *, begun: bool = False,
+             ) -> tuple[Path, list[list[dict[str, Any]]]]:
     """A log at ``into/touchline.db`` with one finished game per scenario (games 1, 2, ...), and the engine's final
-    scoring rows of each as its replay printed them."""
+    scoring rows of each as its replay printed them; ``begun``: then one more game, just dealt and not over."""
     target = into / "touchline.db"
     finals = []
     store = open_store(target)
@@ -36,6 +37,8 @@ def evenings(into: Path, scenarios: Sequence[str] = EVENINGS) -> tuple[Path, lis
             assert final["status"] == "finished", scenario
             store.finish(copied.id)
             finals.append(final["view"]["final"])
+        if begun:
+            store.start_game(store.events(1)[:3])
     finally:
         store.close()
     return target, finals

@@ -19,7 +19,7 @@ from web.actions import field_path, message, problems
 from web.interface import Table
 from web.limits import MAX_BODY_BYTES, BodyLimit, HostCheck, TableNames
 from web.live import Broadcast
-from web.routers import actions, api, docs, live, pages, sim
+from web.routers import actions, api, docs, live, pages, seasons, sim
 from web.security import Guard, OwnerCodes, SessionStore
 
 log = logging.getLogger(__name__)
@@ -96,7 +96,7 @@ def create_app(table: Table, *, sessions: SessionStore | None = None, owner_code
     app.add_middleware(BodyLimit, max_bytes=max_body)
     if names is not None:
         app.add_middleware(HostCheck, names=names)
-    for module in (pages, api, live, actions, sim, docs):
+    for module in (pages, api, live, actions, seasons, sim, docs):
         app.include_router(module.router)
     static = resources.files("web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")

@@ -67,6 +67,45 @@ class SimulatedHardware(Protocol):
 
 
 @runtime_checkable
+class Seasons(Protocol):
+    """A table's seasons (``table.seasons`` when the table keeps them): leagues over several games and their standings.
+
+    Every answer is JSON-safe.  A refusal raises ``LookupError`` (no such season or game) or ``ValueError`` (an empty
+    or taken name, a game counting in another season, a game not over) with its sentence; nothing changed then.
+    """
+
+    def kept(self) -> list[dict[str, Any]]:
+        """Every season, oldest first: ``id``, ``name``, ``games`` (how many)."""
+
+    def standings(self, season_id: int) -> dict[str, Any]:
+        """``id``, ``name``, ``games`` (each with ``id``, ``number``, ``status``, ``counted``, ``note``, ``winners``,
+        ``link`` to its final scoring and its ``clubs``' VP and rank) and ``standings`` (``position``, ``club``,
+        ``played``, ``vp``, ``wins``, ``average_rank``, and per game id its ``rank`` and ``vp``), best first."""
+
+    def create(self, name: str) -> dict[str, Any]:
+        """Make an empty season."""
+
+    def add(self, season_id: int, games: list[int]) -> dict[str, Any]:
+        """Add games at the end of a season, all or none; its standings."""
+
+    def remove(self, season_id: int, games: list[int]) -> dict[str, Any]:
+        """Take games out of a season (the games are kept); its standings."""
+
+    def delete(self, season_id: int) -> dict[str, Any]:
+        """Forget a season (its games are kept)."""
+
+    def games(self) -> list[dict[str, Any]]:
+        """Every kept game, newest first: ``id``, ``status``, ``created``, ``clubs``, ``season`` (its name or None)."""
+
+    def final(self, game_id: int) -> dict[str, Any]:
+        """One game's final scoring: ``game`` (``id``, ``created``, ``ended``, ``season``) and the engine's ``final``
+        rows; ``ValueError`` while it is not over."""
+
+    def export(self, season_id: int, fmt: str) -> tuple[str, str]:
+        """A season's export in ``fmt`` ("json" or "csv") and a file name for it."""
+
+
+@runtime_checkable
 class Table(Protocol):
     """The running table as the web app sees it."""
 

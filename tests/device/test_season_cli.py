@@ -22,10 +22,7 @@ pytestmark = pytest.mark.slow  # three whole games played by the engine
 @pytest.fixture(scope="module")
 def played_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Three whole games played by the engine, and a fourth just begun."""
-    db, _ = evenings(tmp_path_factory.mktemp("evenings"))
-    with open_store(db) as store:
-        store.start_game(store.events(1)[:3])
-    return db
+    return evenings(tmp_path_factory.mktemp("evenings"), begun=True)[0]
 
 
 @pytest.fixture

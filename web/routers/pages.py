@@ -15,6 +15,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "/": ("table", "Table"),
     "/log": ("log", "What happened"),
     "/charts": ("charts", "Charts"),
+    "/seasons": ("seasons", "Seasons"),
     "/final": ("final", "Final scoring"),
     "/play": ("play", "Play"),
     "/lineup": ("lineup", "Lineup"),
