@@ -30,16 +30,22 @@ def _state(running: TouchlineRun) -> dict[str, Any]:
     return httpx.get(running.url + "/api/state", timeout=10).json()["game"]
 
 
+def admin_unlocked(browser: Browser, running: TouchlineRun) -> tuple[Visits, Any]:
+    """A wide browser on the Admin page, unlocked with the table's PIN (New game is there)."""
+    visits = Visits(browser, viewport={"width": 1366, "height": 900})
+    page = visits.page(running.url + "/admin")
+    page.fill("#pin", running.pin)
+    page.click("#login button[type=submit]")
+    expect(page.locator("#unlocked")).to_be_visible()
+    return visits, page
+
+
 def test_the_play_page_lays_the_market_deck_and_each_clubs_unique_setup_cards(browser: Browser, tmp_path: Path) -> None:  # noqa: F811
     table_file = tmp_path / "table.toml"  # the owner's default game: the three modules
     table_file.write_text(SIM_TABLE.read_text() + f"\n[game]\nmodules = {json.dumps(MODULES)}\n")
     with TouchlineRun(tmp_path / "t.db", table=table_file) as running, httpx.Client(base_url=running.url, timeout=10) as http:
         csrf = running.unlock(http)
-        visits = Visits(browser, viewport={"width": 1366, "height": 900})
-        page = visits.page(running.url + "/admin")
-        page.fill("#pin", running.pin)
-        page.click("#login button[type=submit]")
-        expect(page.locator("#unlocked")).to_be_visible()
+        visits, page = admin_unlocked(browser, running)
         described = {m["name"]: m for m in engine.modules(engine.load_profile())}
         for name in MODULES:  # New game offers each module as the engine describes it, the table file's chosen
             module = page.locator(f'#modules .module[data-module="{name}"]')

@@ -4,7 +4,7 @@ import {fill, h, post, say} from "./common.js";
 
 const GROUPS = {build: "Build Stadium Infrastructure", office: "Office track", potential: "Club potential",
   hire: "Hire (when the pad missed the card)", sponsor: "Sponsor contract", use: "Use an Infrastructure token", pass: "End the turn",
-  bet: "Bet"};
+  bet: "Bet", auction: "Sell to another club by auction", offer: "Offer for another club's footballer", bid: "Bid"};
 let shown = "";
 const DONE_SHOWN_MS = 10000;
 
@@ -52,10 +52,10 @@ function ask(a, msg) {
     h("h3", {}, a.title), a.hint ? h("p", {class: "hint"}, a.hint) : null,
     groups.map(({g, opts}) => {
       const body = opts.map((o) => option(o, msg));
-      if (!g || g === "pass" || g === "bet") return body;
+      if (!g || g === "pass" || g === "bet" || g === "bid") return body;
       // Everything the rules refuse now folds away, so the choices that work stand out on a phone.
       const open = opts.some((o) => !o.why_not);
-      return h("details", {open: open && ["build", "office", "potential"].includes(g)}, h("summary", {}, GROUPS[g] || g,
+      return h("details", {open: open && ["build", "office", "potential", "offer"].includes(g)}, h("summary", {}, GROUPS[g] || g,
         open ? "" : h("small", {}, " (not possible now)")), body);
     }));
 }
