@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from device import errors
 from device.errors import ExportError
-from device.store import EventRecord, EventStore, GameRecord
+from device.store import EventRecord, EventStore, GameRecord, SeasonRecord
 
 GAME_NAME = "Eleven"
 SOURCE_NAME = "Touchline"
@@ -71,6 +71,8 @@ class GameExport:
     game: GameRecord
     events: tuple[EventRecord, ...]
     final: FinalScoring | None
+    season: SeasonRecord | None = None
+    """The season the game counts in, if any."""
 
     @property
     def minutes(self) -> int:
@@ -205,7 +207,7 @@ def build_export(store: EventStore, game_id: int, *,
         except (ImportError, AttributeError, ValueError, KeyError, TypeError) as exc:
             if game.status == "finished":
                 raise ExportError(errors.NO_FINAL_SCORING.format(game=game_id, reason=exc)) from exc
-    return GameExport(game=game, events=tuple(records), final=final)
+    return GameExport(game=game, events=tuple(records), final=final, season=store.season_of(game_id))
 
 
 def to_json(export: GameExport) -> str:
@@ -225,6 +227,7 @@ def to_json(export: GameExport) -> str:
             "seats": {str(seat): name for seat, name in sorted(game.seats.items())},
             "modules": list(export.rules.modules),
             "options": dict(export.rules.options),
+            "season": None if export.season is None else {"id": export.season.id, "name": export.season.name},
         },
         "final": None if export.final is None else {
             "winners": [c.seat for c in export.final.winners],

@@ -15,6 +15,7 @@ import pytest
 
 from device import errors
 from device.errors import GameNotFound, SeasonNotFound, SeasonRefused
+from device.export import build_export, to_json
 from device.seasons import ABANDONED, NOT_OVER, FinalScores, SeasonBook, render_season, standings
 from device.store import MIGRATIONS, SCHEMA_VERSION, EventStore, GameRecord, open_store
 from tests.season_logs import evenings
@@ -274,3 +275,13 @@ def test_the_page_reads_a_finished_games_final_scoring_and_is_told_when_there_is
     listed = book.games()
     assert [g["id"] for g in listed] == [running.id, 3, 2, 1]
     assert listed[-1]["clubs"] == [r["name"] for r in final["final"]] and listed[-1]["season"] is None
+
+
+def test_a_games_own_export_names_the_season_it_counts_in(blank: EventStore) -> None:
+    season = blank.add_to_season(blank.new_season("Autumn league").id, [2])
+
+    def exported(game: int) -> Any:
+        return json.loads(to_json(build_export(blank, game, scorer=lambda *_: None)))["game"]["season"]
+
+    assert exported(2) == {"id": season.id, "name": "Autumn league"}
+    assert exported(1) is None
