@@ -47,6 +47,9 @@ CHANGES: Final = ("stands", "maintenance", "match_consequences", "infrastructure
 # -- what the table says ----------------------------------------------------------------------------------------
 
 NEED: Final = "Seat {seat}: place two Unique Setup cards, one green side up and one red (on the Play page)."
+NEED_SHORT: Final = "Unique Setup cards"
+"""What a seat's screen says while its club owes its Unique Setup cards (the table cannot see which side is up)."""
+NEED_HINT: Final = "Place on Play page"
 PLACED: Final = "Seat {seat} plays {green} green side up ({green_text}) and {red} red side up ({red_text})."
 SETUP_ONLY: Final = "Unique Setup cards are placed at the setup, before week 1 begins."
 ALREADY: Final = "Seat {seat} has placed its Unique Setup cards already ({green} green, {red} red)."
@@ -304,7 +307,8 @@ def _awaiting(state: State) -> list[dict[str, Any]]:
     if state.stage != "setup":
         return []
     mine = _mine(state)
-    return [{"seat": c.seat, "need": "unique_setup", "text": NEED.format(seat=c.seat), "page": True}
+    return [{"seat": c.seat, "need": "unique_setup", "text": NEED.format(seat=c.seat), "short": NEED_SHORT,
+             "hint": NEED_HINT, "page": True}
             for c in state.clubs if mine.of(c.seat) is None]
 
 

@@ -7,7 +7,10 @@ from pathlib import Path
 
 import engine
 from device import screens
+from device.game_view import GameView
+from device.inputs import Interpreter
 from device.screens import compose, layout, render
+from drivers.dice import ScriptedDice
 from engine.legal import setup_events
 from engine.state import Held
 
@@ -60,3 +63,22 @@ def test_unique_setup_cards_and_a_tokens_production_are_named_on_the_seats_scree
     produced = [a for a in monday if a.get("seat") == 1 and a["kind"] in ("production", "token_production", "gain")]
     message = screens.message_for(produced)
     assert message.headline == "Production" and "Analytic Center" in message.detail
+
+
+def test_a_seat_owing_its_unique_setup_cards_is_sent_to_the_play_page_on_its_screen() -> None:
+    # 003 l.187–219: each club places two Unique Setup cards at setup, one green side up and one red. The table cannot
+    # see which side is up, so the seat's screen says where to do it instead of a sentence cut at the panel's edge.
+    profile = demo()
+    state = run(profile, setup_events(profile, [1, 2], game={"type": "game", "modules": ["unique_setup"]}))
+    interpreter = Interpreter(ScriptedDice([]), clock=lambda: 0.0)
+    for seat in (1, 2):
+        prompt = interpreter.prompt(seat, GameView(profile, state))
+        assert prompt == screens.Message("Unique Setup cards", ("Place on Play page",))
+        shown = [p.text for p in layout(compose(engine.view(profile, state), seat, prompt))]
+        assert "Unique Setup cards" in shown and "Place on Play page" in shown
+    ARTIFACTS.mkdir(exist_ok=True)
+    render(compose(engine.view(profile, state), 1, prompt)).save(ARTIFACTS / "screen-unique-setup-owed.png")
+    # Once seat 1 has placed its cards, only seat 2 is still asked.
+    placed = engine.apply(profile, state, {"type": "unique_setup", "seat": 1, "green": "us_1", "red": "us_8"}).state
+    assert interpreter.prompt(1, GameView(profile, placed)) != prompt
+    assert interpreter.prompt(2, GameView(profile, placed)) == prompt

@@ -59,8 +59,8 @@ def test_the_setup_waits_until_every_club_has_placed_two_cards_one_green_one_red
     profile = demo()
     state = run(profile, setup_events(profile, [1, 2], game=GAME))
     assert state.stage == "setup"
-    assert state.awaiting == ({"seat": 1, "need": "unique_setup", "text": U.NEED.format(seat=1), "page": True},
-                              {"seat": 2, "need": "unique_setup", "text": U.NEED.format(seat=2), "page": True})
+    assert [(n["seat"], n["need"], n["text"], n["page"]) for n in state.awaiting] == [
+        (1, "unique_setup", U.NEED.format(seat=1), True), (2, "unique_setup", U.NEED.format(seat=2), True)]
     place = {"type": "unique_setup", "seat": 1, "green": "us_1", "red": "us_2"}
     assert refused(profile, state, {**place, "red": "us_1"}, E.NotAllowed) == U.SAME_CARD.format(seat=1)
     assert refused(profile, state, {**place, "green": "us_9"}, E.NotAllowed).startswith(
