@@ -12,10 +12,11 @@ from playwright.sync_api import Browser, expect
 
 from device import errors as device_errors
 from device.seasons import NOT_OVER
+from device.store import open_store
 from tests.season_logs import evenings
 
 from .conftest import PIN, Served, open_table
-from .test_browser import Visits, browser, shoot  # noqa: F401  (browser is a fixture)
+from .test_browser import Visits, api_session, browser, shoot  # noqa: F401  (browser is a fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -95,4 +96,26 @@ def test_the_owner_groups_games_into_a_season_and_anyone_reads_the_standings(
         assert owner.outside(served.url) == [] and phone.outside(served.url) == []
         owner.context.close()
         phone.context.close()
+    table.session.store.close()
+
+
+def test_the_standings_follow_a_game_whose_end_is_undone_and_played_again(browser: Browser, tmp_path: Path) -> None:
+    db, _ = evenings(tmp_path)  # three finished games: the table shows the last one's final scoring
+    with open_store(db) as store:
+        store.add_to_season(store.new_season("Autumn league").id, [1, 2, 3])
+        last = store.events(3)[-1]
+    table = open_table(db, stepped=False)
+    with Served(table) as served:
+        visits = Visits(browser, viewport={"width": 1100, "height": 800})
+        page = visits.page(served.url + "/seasons")
+        expect(page.locator("#standings thead th.game")).to_have_text(["Game 1", "Game 2", "Game 3"])
+        http, csrf = api_session(served)
+        assert http.post("/api/actions/undo", headers=csrf).status_code == 200  # the game's last die taken back
+        expect(page.locator('#season-games li[data-game="3"]')).to_contain_text(NOT_OVER)
+        expect(page.locator("#standings thead th.game")).to_have_text(["Game 1", "Game 2"])
+        assert http.post("/api/actions/event", json=last, headers=csrf).status_code == 200  # and rolled again
+        expect(page.locator("#standings thead th.game")).to_have_text(["Game 1", "Game 2", "Game 3"])
+        expect(page.locator('#season-games li[data-game="3"]')).to_contain_text("Winner: Club 4")
+        http.close()
+        visits.context.close()
     table.session.store.close()

@@ -138,11 +138,12 @@ async function drawOwner() {
   fill(box, parts);
 }
 
-// A game that ends while the page is open brings its final scoring into the standings.
-let stage = null;
+// A game that ends while the page is open brings its final scoring into the standings (and one whose end is undone
+// takes it out again).
+let stage;
 live((snapshot) => {
   const now = snapshot.game?.stage ?? null;
-  if (stage !== null && now !== stage && now === "over") load(shown?.id);
+  if (stage !== undefined && now !== stage && (now === "over" || stage === "over")) load(shown?.id);
   stage = now;
 });
 
