@@ -149,74 +149,6 @@ def test_a_newcomer_starts_a_game_and_plays_a_board_meeting_on_the_virtual_table
     visits.context.close()
 
 
-def test_the_lineup_editor_on_a_phone_enforces_the_limits_as_you_place(browser: Browser, served: Served) -> None:
-    http, csrf, visits, page = phone_at(browser, served, "matchday")
-    page.goto(served.url + "/lineup")
-    expect(page.locator('#bench [data-key="m2"]')).to_be_visible()
-
-    def place(key: str, zone: str) -> None:
-        page.click(f'#bench [data-key="{key}"]')
-        # Click the zone's label corner, never a token already standing there.
-        page.locator(f'#pitch [data-zone="{zone}"]').click(position={"x": 4, "y": 4})
-
-    youngster = next(p for p in served.table.session.state.club(1).players if p.id.startswith("yg_"))
-    assert served.table.profile.cards[youngster.id].untrained.jersey == 7, "the demo deck deals seat 1 a #7 Youngster"
-    place("m2", "def_left")
-    place("m3", "def_left")
-    expect(page.locator("#lineup-msg")).to_have_text("Def left is full: a wing takes 1 jersey.")
-    for key in ("m3", "m4", "m5"):
-        place(key, "def_centre")
-    place("m6", "def_right")
-    place("m7", "mid_left")
-    place(youngster.id, "mid_centre")
-    expect(page.locator("#lineup-msg")).to_have_text(
-        "Jersey #7 is on the pitch already: two players cannot wear the same number in one match.")
-    page.locator('#pitch [data-key="m7"]').click()  # take the plain marker back
-    for key in ("m9", "m10", "m11"):
-        place(key, "fwd_centre")
-    place("m8", "fwd_left")
-    expect(page.locator("#lineup-msg")).to_have_text("No more Forwards: at most 3.")
-    place("m8", "mid_centre")
-    expect(page.locator("#fitness")).to_contain_text("Fitness cost: 0")
-    place(youngster.id, "mid_left")  # the Player card instead of the plain marker: it costs 1 Fitness
-    fitness = served.table.session.state.club(1).res[3]
-    expect(page.locator("#fitness")).to_contain_text(f"Fitness cost: 1 of {fitness}")
-    expect(page.locator("#counts")).to_contain_text("On the pitch 10/10")
-    stands = served.table.profile.board.board_stands  # nothing built yet: only the board's own Stands
-    page.fill("#stands", str(stands + 1))
-    expect(page.locator("#fitness")).to_have_text(f"The club has {stands} Stands: at most {stands} Fanbase can sit there.")
-    expect(page.locator("#record")).to_be_disabled()
-    page.fill("#stands", "0")
-    expect(page.locator("#record")).to_be_enabled()
-    shoot(page, "lineup-phone-placed")
-
-    page.click("#record")
-    expect(page.locator("#lineup-msg")).to_contain_text("Lineup recorded")
-    # Seat 2's lineup in one press: its fit Player cards, then plain markers in the starting formation.
-    page.select_option("#seat", "2")
-    expect(page.locator("#counts")).to_contain_text("On the pitch 0/10")
-    club = served.table.session.state.club(2)
-    page.click("#fill")
-    expect(page.locator("#counts")).to_contain_text("On the pitch 10/10")
-    page.click("#record")
-    expect(page.locator("#lineup-msg")).to_contain_text("Lineup recorded")
-    lineup = served.table.session.state.club(2).lineup
-    assert lineup is not None
-    fit = [p.id for p in club.players if not p.unavailable][:club.res[3]]
-    assert sorted(p.card for p in lineup if p.card) == sorted(fit)
-    zones = {p.zone for p in lineup}
-    assert {"def_left", "def_centre", "def_right", "mid_left", "mid_centre", "mid_right"} <= zones  # spread out
-    page.select_option("#seat", "1")
-    page.click("#kickoff")
-    expect(page.locator("#breakdown table.zones tbody tr")).to_have_count(9)
-    assert served.table.session.state.club(1).result in ("win", "draw", "loss")
-    shoot(page, "lineup-phone-result")
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1  # nothing wider than the phone
-    assert visits.outside(served.url) == []
-    visits.context.close()
-    http.close()
-
-
 def test_tv_mode_shows_how_to_start_then_the_league_in_large_type(browser: Browser, served: Served) -> None:
     visits = Visits(browser, viewport={"width": 1920, "height": 1080})
     tv = visits.page(served.url + "/tv")
@@ -475,19 +407,4 @@ def test_starting_a_new_game_over_a_running_one_asks_first(browser: Browser, ser
     expect(admin.locator("#newgame-msg")).to_contain_text("The game has started")
     assert served.table.session.state is not None and served.table.session.state.stage == "monday"
     http.close()
-    visits.context.close()
-
-
-def test_the_lineup_editor_counts_the_stands_a_club_has_built(browser: Browser, served: Served) -> None:
-    visits = Visits(browser)
-    page = visits.page(served.url + "/lineup")
-    rules = httpx.get(served.url + "/api/rules").json()["stands"]
-    told = page.evaluate("""async (rule) => {
-        const {standsOf} = await import('/static/lineup.js');
-        const club = (...kinds) => ({infrastructure: kinds.map((kind) => ({kind}))});
-        return [standsOf(club(), rule), standsOf(club('stands', 'lighting'), rule), standsOf(club('stands', 'stands'), rule)];
-    }""", rules)
-    board = served.table.profile.board
-    extra = board.infrastructure_kind("stands").stands
-    assert told == [board.board_stands, board.board_stands + extra, board.board_stands + 2 * extra]
     visits.context.close()

@@ -1,4 +1,6 @@
-// The lineup editor: jersey markers and Player cards into the nine zones, the rulebook's limits enforced as you place.
+// The lineup editor: jersey markers and Player cards into the nine zones. The engine checks every marker placed
+// (POST /api/lineup/check) and places the rest when asked (POST /api/lineup/fill); what the club has (its Stands,
+// blank markers, who may play) comes from the club's limits in the table's view. The page decides no rule itself.
 import {cardName, cardNames, fill, h, live, nameOf, post, say, session, words} from "./common.js";
 import {logItem, side as badge} from "./view.js";
 
@@ -6,180 +8,288 @@ const $ = (id) => document.getElementById(id);
 const SECTIONS = ["fwd", "mid", "def"];  // drawn top to bottom: attacking upwards
 const SIDES = ["left", "centre", "right"];
 const SECTION_WORDS = {def: "Defenders", mid: "Midfielders", fwd: "Forwards"};
-// The base game's limits ("Prepare for the match"); replaced by the board profile's from /api/rules.
-let limits = {wing: 1, central: 3, sections: {def: 5, mid: 5, fwd: 3}, total: 10, jerseys: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11], blanks: 3};
+const RESOURCES = ["budget", "fanbase", "operation", "fitness"];
+const STORE = "touchline.lineup";
 
 export const SENTENCES = {
-  zoneFull: (zone, n) => `${words(zone)} is full: ${n === 1 ? "a wing takes 1 jersey" : `a central zone takes ${n} jerseys`}.`,
-  sectionFull: (section, n) => `No more ${SECTION_WORDS[section]}: at most ${n}.`,
-  teamFull: (n) => `${n} outfield jerseys are on the pitch already: take one back first.`,
-  duplicate: (n) => `Jersey #${n} is on the pitch already: two players cannot wear the same number in one match.`,
-  noBlank: (n) => `All ${n} blank jersey markers are in use.`,
-  wrongSection: (name, sections) => `${name} plays only as ${sections.map((s) => SECTION_WORDS[s]).join(" or ")}.`,
-  unavailable: (name, why) => `${name} cannot play: ${why}.`,
   pickFirst: "Pick a Player or a jersey marker from the bench first.",
-  cannotFill: "The jersey markers left cannot fill the pitch within the limits: take one back or place a Player.",
-  standsFull: (n) => `The club has ${n} Stands: at most ${n} Fanbase can sit there.`,
+  ready: "Every jersey marker is placed and the rules take this lineup: record it.",
+  filled: "The rest is placed as the table would: look it over, move what you like, then record it.",
+  kept: (n) => `Your lineup in progress is back: ${n} jersey marker(s) placed before the page was closed.`,
+  recorded: "Lineup recorded: play a Tactic if you want, then kick off.",
   secondHalf: "Second half: the same jersey markers, in the zones you choose now.",
   arranged: (half) => `Arranged in secret for the ${half === 2 ? "second" : "first"} half: the other club sees it when both have arranged.`,
 };
-let standsRule = {board: 2, infrastructure: {}};
-
-/** The club's Stands: those printed on the board plus those its Infrastructure adds. */
-export function standsOf(c, rule = standsRule) {
-  return rule.board + (c?.infrastructure || []).reduce((n, i) => n + (rule.infrastructure[i.kind] || 0), 0);
-}
 
 let latest = null;
 let seat = null;
 let chosen = null;        // a bench item waiting for a zone
-let placed = [];          // bench items with a zone
+let placed = [];          // bench items with a zone, in the order placed
+let assigned = {};        // card id -> {resource: n}, for the Player cards' match actions
+let verdict = {ok: true, why: null, index: null};  // the engine's answer for `placed`
+let asked = 0;            // the newest question to the engine (older answers are dropped)
+let draftKey = null;      // where this game, week and seat keep the lineup in progress
+let seenEvents = -1;
 
-function club() { return (latest?.game?.clubs || []).find((c) => c.seat === seat); }
+function game() { return latest?.game || null; }
+function club() { return (game()?.clubs || []).find((c) => c.seat === seat); }
+function limits() { return club()?.limits || null; }
 /** What the engine awaits when this seat arranges its jersey markers in secret for a half of a match between clubs. */
-function arranging() { return (latest?.game?.awaiting || []).find((a) => a.seat === seat && a.need === "arrange"); }
+function arranging() { return (game()?.awaiting || []).find((a) => a.seat === seat && a.need === "arrange"); }
 /** The seat's match between clubs this week, when it plays one (the League matches between clubs module). */
 function fixture() {
-  return (latest?.game?.modules?.club_matches?.fixtures || []).find((f) => f.host === seat || f.visitor === seat);
+  return (game()?.modules?.club_matches?.fixtures || []).find((f) => f.host === seat || f.visitor === seat);
 }
+function recorded() { return Boolean(club()?.match?.lineup) && !arranging(); }
+function full() { return Boolean(limits()) && placed.length === limits().on_pitch; }
 
-/** Why this item cannot go into this zone now, or "" when it can. */
-export function refusal(item, zone, onPitch, lim = limits) {
-  const [section, side] = zone.split("_");
-  const cap = side === "centre" ? lim.central : lim.wing;
-  if (onPitch.length >= lim.total) return SENTENCES.teamFull(lim.total);
-  if (item.sections && !item.sections.includes(section)) return SENTENCES.wrongSection(item.name, item.sections);
-  if (onPitch.filter((p) => p.zone === zone).length >= cap) return SENTENCES.zoneFull(zone, cap);
-  const inSection = onPitch.filter((p) => p.zone.startsWith(`${section}_`)).length;
-  if (inSection >= lim.sections[section]) return SENTENCES.sectionFull(section, lim.sections[section]);
-  if (item.jersey !== null && onPitch.some((p) => p.jersey === item.jersey)) return SENTENCES.duplicate(item.jersey);
-  if (item.jersey === null && onPitch.filter((p) => p.jersey === null).length >= lim.blanks) return SENTENCES.noBlank(lim.blanks);
-  return "";
-}
-
+/** Everything the club may put on the pitch: its Player cards, its numbered jersey markers and its blank ones. */
 function benchItems() {
-  const players = club()?.players || [];
-  const cards = players.map((p) => ({kind: "card", key: p.id, card: p.id, name: nameOf(p), style: p.style || "attack",
-    jersey: limits.jerseys.includes(p.jersey) ? p.jersey : null, number: p.jersey, sections: p.sections || null,
-    strength: p.strength ?? 1, out: p.injury ? "injured" : p.suspension ? "suspended" : ""}));
-  // A numbered marker whose every card is out cannot play either (the rulebook's note on injuries).
-  const outNumbers = new Set(players.filter((p) => p.injury || p.suspension).map((p) => p.jersey));
-  for (const p of players) if (!p.injury && !p.suspension) outNumbers.delete(p.jersey);
-  // A numbered marker shows the side the table last recorded; only a card of its number flips it.
-  // A marker the table has not seen yet starts on a side the engine says keeps the setup's half attack, half defence.
-  const shown = club()?.markers || {};
-  const unseen = club()?.markers_unseen || {};
-  const markers = limits.jerseys.map((n) => ({kind: "marker", key: `m${n}`, card: null, name: `#${n}`,
-    style: shown[n] ?? unseen[n] ?? "defence", fixed: n in shown,
-    jersey: n, sections: null, strength: 1, out: outNumbers.has(n) ? `its player is ${players.find((p) => p.jersey === n && (p.injury || p.suspension))?.injury ? "injured" : "suspended"}` : ""}));
-  const blanks = Array.from({length: limits.blanks}, (_, i) => ({kind: "blank", key: `b${i}`, card: null, name: "blank",
-    style: "attack", jersey: null, sections: null, strength: 1, out: ""}));
+  const c = club();
+  const lim = limits();
+  if (!c || !lim) return [];
+  const cards = (c.players || []).map((p) => ({kind: "card", key: p.id, card: p.id, name: nameOf(p), style: p.style,
+    jersey: null, number: p.jersey, strength: p.strength ?? 1, out: lim.out?.[p.id] || ""}));
+  // A numbered marker shows the side the table last recorded; one the table has not seen yet starts on the side the
+  // engine says keeps the setup's half attack, half defence (the person may turn it; the engine checks).
+  const shown = c.markers || {};
+  const unseen = c.markers_unseen || {};
+  const markers = lim.jerseys.map((n) => ({kind: "marker", key: `m${n}`, card: null, name: `#${n}`,
+    style: shown[n] ?? unseen[n] ?? "defence", fixed: n in shown, jersey: n, strength: 1, out: ""}));
+  const blanks = Array.from({length: lim.blanks}, (_, i) => ({kind: "blank", key: `b${i}`, card: null, name: "blank",
+    style: "attack", jersey: null, strength: 1, out: ""}));
   return [...cards, ...markers, ...blanks];
 }
 
-const RESOURCES = ["budget", "fanbase", "operation", "fitness"];
-let assigned = {};        // card id -> {resource: n}, for the Player cards' match actions
+function body() {
+  return {seat, stands: Number($("stands").value) || 0, assign: assignment(),
+    players: placed.map((p) => ({zone: p.zone, jersey: p.jersey, card: p.card, style: p.kind === "card" ? null : p.style}))};
+}
+
+function assignment() {
+  return Object.fromEntries(Object.entries(assigned).map(([id, res]) =>
+    [id, Object.fromEntries(Object.entries(res).filter(([, n]) => n > 0))]).filter(([, res]) => Object.keys(res).length));
+}
+
+/** Ask the engine about the markers placed so far; returns its answer (or null when a newer question was asked). */
+async function check() {
+  const mine = ++asked;
+  const r = await post("/api/lineup/check", body());
+  if (mine !== asked) return null;
+  verdict = r.ok ? r.data : {ok: false, why: r.message, index: null};
+  return verdict;
+}
+
+/** Tell the person what the engine said, and let them record only what it takes. */
+function tell() {
+  const msg = $("lineup-msg");
+  if (!verdict.ok) say(msg, verdict.why, false);
+  else if (full() && !recorded()) say(msg, SENTENCES.ready, true);
+  else if (msg.dataset.kind === "error") say(msg, "");  // what was refused is put right
+  draw();
+}
+
+// -- the lineup in progress, kept in this browser per game, week and seat ----------------------------------------
+
+function keyFor() {
+  const g = game();
+  return g && seat !== null ? `${STORE}.${latest.game_id ?? "game"}.w${g.week}.s${seat}` : null;
+}
+
+function save() {
+  if (!draftKey) return;
+  try {
+    if (!placed.length && !Object.keys(assigned).length && !Number($("stands").value)) localStorage.removeItem(draftKey);
+    else localStorage.setItem(draftKey, JSON.stringify({placed: placed.map((p) => ({key: p.key, zone: p.zone, style: p.style})),
+      stands: Number($("stands").value) || 0, assigned}));
+  } catch { /* a browser that keeps nothing: the lineup lives until the page closes */ }
+}
+
+function remembered(what) {
+  try { return localStorage.getItem(`${STORE}.${what}`); } catch { return null; }
+}
+
+function remember(what, value) {
+  try { localStorage.setItem(`${STORE}.${what}`, String(value)); } catch { /* a browser that keeps nothing */ }
+}
+
+function forget() {
+  try { if (draftKey) localStorage.removeItem(draftKey); } catch { /* nothing kept */ }
+}
+
+/** The bench items for saved {key, zone, style} entries (cards, numbered and blank markers alike). */
+function restore(entries) {
+  const items = new Map(benchItems().map((i) => [i.key, i]));
+  return entries.filter((e) => items.has(e.key)).map((e) => ({...items.get(e.key), zone: e.zone, style: e.style}));
+}
+
+/** Load the lineup in progress for this game, week and seat, if this browser kept one. */
+function load() {
+  draftKey = keyFor();
+  placed = []; chosen = null; assigned = {}; verdict = {ok: true, why: null, index: null};
+  $("stands").value = 0;
+  say($("lineup-msg"), "");
+  if (!draftKey || recorded()) return;
+  let saved = null;
+  try { saved = JSON.parse(localStorage.getItem(draftKey) || "null"); } catch { saved = null; }
+  if (!saved || !Array.isArray(saved.placed)) return;
+  placed = restore(saved.placed);
+  assigned = saved.assigned && typeof saved.assigned === "object" ? saved.assigned : {};
+  $("stands").value = Number(saved.stands) || 0;
+  if (placed.length) {
+    say($("lineup-msg"), SENTENCES.kept(placed.length), true);
+    check().then((answer) => { if (answer && !answer.ok) tell(); else draw(); });
+  }
+}
+
+// -- drawing ---------------------------------------------------------------------------------------------------
 
 /** Inputs to put resources on each Player card that plays (its actions before, during or after the match). */
 function drawAssign() {
   const cards = placed.filter((p) => p.card);
   for (const id of Object.keys(assigned)) if (!cards.some((p) => p.card === id)) delete assigned[id];
-  if (!cards.length || club()?.match?.lineup || arranging()?.half === 2) { fill($("assign")); return; }
+  if (!cards.length || recorded() || arranging()?.half === 2) { fill($("assign")); return; }
   fill($("assign"), h("details", {}, h("summary", {}, "Resources for the Players' actions (optional)"),
     cards.map((p) => h("div", {class: "row wrap", dataset: {card: p.card}}, h("b", {}, p.name),
       RESOURCES.map((r) => h("label", {class: "inline"}, `${r} `, h("input", {type: "number", min: 0, max: 10,
-        value: assigned[p.card]?.[r] ?? 0, "aria-label": `${r} on ${p.name}`, oninput: (e) => {
-          const n = Math.max(0, Number(e.target.value) || 0);
-          assigned[p.card] = {...(assigned[p.card] || {}), [r]: n};
-          drawPitch();
+        value: assigned[p.card]?.[r] ?? 0, "aria-label": `${r} on ${p.name}`, onchange: (e) => {
+          assigned[p.card] = {...(assigned[p.card] || {}), [r]: Math.max(0, Number(e.target.value) || 0)};
+          changed();
         }})))))));
 }
 
-function extra(resource) {
-  return Object.values(assigned).reduce((sum, res) => sum + (res[resource] || 0), 0);
-}
-
 function drawPitch() {
+  const lim = limits();
   fill($("pitch"), SECTIONS.flatMap((section) => SIDES.map((side) => {
     const zone = `${section}_${side}`;
     const here = placed.filter((p) => p.zone === zone);
-    const cap = side === "centre" ? limits.central : limits.wing;
     return h("div", {class: `zone ${side === "centre" ? "central" : "wing"}`, dataset: {zone}, role: "button", tabindex: 0,
       "aria-label": words(zone), onclick: () => put(zone), onkeydown: (e) => { if (e.key === "Enter") put(zone); }},
-    h("span", {class: "zname"}, words(zone), h("small", {}, ` ${here.length}/${cap}`)),
-    here.map((p) => h("button", {type: "button", class: `token ${p.style}${p.card ? " card" : ""}`, dataset: {key: p.key},
-      title: "Take back", onclick: (e) => { e.stopPropagation(); takeBack(p); }},
-    p.jersey ?? "·", p.card ? h("small", {}, ` ${p.name}`) : "", badge(p.style))));
+    h("span", {class: "zname"}, words(zone), lim ? h("small", {}, ` ${here.length}/${lim.zones[zone]}`) : ""),
+    here.map((p) => h("button", {type: "button", dataset: {key: p.key}, title: "Take back",
+      class: `token ${p.style}${p.card ? " card" : ""}${!verdict.ok && placed.indexOf(p) === verdict.index ? " refused" : ""}`,
+      onclick: (e) => { e.stopPropagation(); takeBack(p); }},
+    p.card ? (p.number ?? "·") : p.jersey ?? "·", p.card ? h("small", {}, ` ${p.name}`) : "", badge(p.style))));
   })));
-  const count = (s) => placed.filter((p) => p.zone.startsWith(`${s}_`)).length;
-  $("counts").textContent = `On the pitch ${placed.length}/${limits.total} · ` +
-    ["def", "mid", "fwd"].map((s) => `${SECTION_WORDS[s]} ${count(s)}/${limits.sections[s]}`).join(" · ");
   const c = club();
-  const cost = placed.filter((p) => p.card).length + extra("fitness");
-  const fitness = c?.resources?.fitness;
-  const fanbase = c?.resources?.fanbase;
-  const capacity = standsOf(c);
-  $("stands").max = capacity;
-  const onStands = Number($("stands").value) || 0;
-  const stands = onStands + extra("fanbase");
+  const count = (s) => placed.filter((p) => p.zone.startsWith(`${s}_`)).length;
+  $("counts").textContent = lim ? `On the pitch ${placed.length}/${lim.on_pitch} · ` +
+    ["def", "mid", "fwd"].map((s) => `${SECTION_WORDS[s]} ${count(s)}/${lim.sections[s]}`).join(" · ") : "";
+  $("stands").max = lim?.stands ?? 0;
+  $("stands-room").textContent = lim ? ` of ${lim.stands} Stands` : "";
   const secondHalf = arranging()?.half === 2;
-  $("fitness").textContent = secondHalf ? SENTENCES.secondHalf : c?.match?.lineup
-    ? `Recorded: ${cost} Fitness paid, ${c.match.stands ?? 0} Fanbase on the Stands.`
-    : `Fitness cost: ${cost}${fitness !== undefined ? ` of ${fitness}` : ""} · Fanbase cost: ${stands}${fanbase !== undefined ? ` of ${fanbase}` : ""}`;
-  if (!c?.match?.lineup && !secondHalf && onStands > capacity) {
-    $("fitness").textContent = SENTENCES.standsFull(capacity);
-    $("fitness").dataset.kind = "error";
-    $("record").disabled = true;
-    return;
-  }
-  const short = (fitness !== undefined && cost > fitness) || (fanbase !== undefined && stands > fanbase)
-    || ["budget", "operation"].some((r) => c?.resources?.[r] !== undefined && extra(r) > c.resources[r]);
-  $("fitness").dataset.kind = short ? "error" : "ok";
-  $("record").disabled = placed.length !== limits.total || (short && !secondHalf) || !c || (c.match?.lineup && !secondHalf);
+  const cards = placed.filter((p) => p.card).length;
+  const note = $("fitness");
+  if (secondHalf) note.textContent = SENTENCES.secondHalf;
+  else if (recorded()) note.textContent = `Recorded: ${c.match.lineup.filter((p) => p.card).length} Player card(s) playing, ${c.match.stands ?? 0} Fanbase on the Stands.`;
+  else note.textContent = `Player cards placed: ${cards} · the club has ${c?.resources?.fitness ?? 0} Fitness and ${c?.resources?.fanbase ?? 0} Fanbase`;
+  note.dataset.kind = "ok";
+  $("record").disabled = !c || (recorded() && !secondHalf) || !full() || !verdict.ok;
+  $("fill").disabled = !c || recorded() || full();
+  $("clear").disabled = !c || recorded();
 }
 
 function drawBench() {
-  const used = new Set(placed.map((p) => p.key));
-  const numbers = new Set(placed.map((p) => p.jersey).filter((n) => n !== null));
+  if (recorded()) { fill($("bench")); return; }
+  // a Player card on the pitch stands on the jersey marker of its number: that marker is not on the bench
+  const used = new Set([...placed.map((p) => p.key), ...placed.filter((p) => p.card).map((p) => `m${p.number}`)]);
   const items = benchItems().filter((item) => !used.has(item.key));
   const line = chosen ? h("p", {class: "chosen-line"}, `Placing ${chosen.kind === "card" ? chosen.name : `marker ${chosen.name}`} — tap a zone. `,
     chosen.kind === "card" ? "" : chosen.fixed ? h("span", {class: "sidepick"}, `Shows ${chosen.style} (only a card with its number flips it).`)
     : h("span", {class: "sidepick"}, "Side: ", ["attack", "defence"].map((s) => h("button", {type: "button",
       class: `quiet${chosen.style === s ? " on" : ""}`, dataset: {style: s}, onclick: () => { chosen.style = s; drawBench(); }},
     s === "attack" ? "Attack" : "Defence")))) : null;
-  fill($("bench"), line, h("h3", {}, "Players"), items.filter((i) => i.kind === "card").map((i) => token(i, numbers)),
-    h("h3", {}, "Jersey markers (Strength 1)"), items.filter((i) => i.kind !== "card").map((i) => token(i, numbers)));
+  fill($("bench"), line, h("h3", {}, "Players"), items.filter((i) => i.kind === "card").map(token),
+    h("h3", {}, "Jersey markers (Strength 1)"), items.filter((i) => i.kind !== "card").map(token));
 }
 
-function token(item, numbers = new Set()) {
-  return h("button", {type: "button", dataset: {key: item.key},
-    class: `token ${item.style} ${item.kind}${chosen?.key === item.key ? " chosen" : ""}${item.out ? " out" : ""}${item.jersey !== null && numbers.has(item.jersey) ? " clash" : ""}`,
+function token(item) {
+  return h("button", {type: "button", dataset: {key: item.key}, title: item.out || null,
+    class: `token ${item.style} ${item.kind}${chosen?.key === item.key ? " chosen" : ""}${item.out ? " out" : ""}`,
     onclick: () => choose(item)},
   item.kind === "card" ? (item.number ?? "·") : item.jersey ?? "·",
   item.kind === "card" ? h("small", {}, ` ${item.name} (${item.strength})`) : "", badge(item.style),
   item.out ? h("small", {}, ` ${item.out}`) : "");
 }
 
+function draw() { drawPitch(); drawBench(); drawAssign(); drawMatchday(); }
+
+// -- what the person does ----------------------------------------------------------------------------------------
+
 function choose(item) {
-  if (item.out) { say($("lineup-msg"), SENTENCES.unavailable(item.name, item.out), false); return; }
   chosen = {...item};
   say($("lineup-msg"), "");
   drawBench();
 }
 
-function put(zone) {
+/** Put the chosen item in a zone; the engine checks it, and a marker it refuses goes back to the bench. */
+async function put(zone) {
+  if (recorded()) return;
   if (!chosen) { say($("lineup-msg"), SENTENCES.pickFirst, false); return; }
-  const why = refusal(chosen, zone, placed);
-  if (why) { say($("lineup-msg"), why, false); return; }
-  placed.push({...chosen, zone});
+  const item = {...chosen, zone};
+  placed.push(item);
   chosen = null;
   say($("lineup-msg"), "");
   draw();
+  const answer = await check();
+  if (!answer) return;
+  if (!answer.ok && answer.index === placed.indexOf(item)) {
+    placed = placed.filter((p) => p !== item);
+    verdict = {ok: true, why: null, index: null};
+    say($("lineup-msg"), answer.why, false);
+    draw();
+    await check();
+  } else {
+    tell();
+  }
+  save();
 }
 
-function takeBack(p) { placed = placed.filter((q) => q !== p); draw(); }
+async function changed() {
+  save();
+  draw();
+  if (await check()) tell();
+}
 
-function draw() { drawPitch(); drawBench(); drawAssign(); drawMatchday(); }
+function takeBack(p) {
+  if (recorded()) return;
+  placed = placed.filter((q) => q !== p);
+  say($("lineup-msg"), "");
+  changed();
+}
+
+/** The engine places the rest around the markers placed so far. */
+async function fillRest() {
+  const r = await post("/api/lineup/fill", body());
+  if (!r.ok) { say($("lineup-msg"), r.message, false); return; }
+  const items = benchItems();
+  const blanks = items.filter((i) => i.kind === "blank" && !placed.some((p) => p.key === i.key));
+  const rest = r.data.players.slice(placed.length).map((p) => {
+    const item = p.card ? items.find((i) => i.card === p.card)
+      : p.jersey !== null ? items.find((i) => i.kind === "marker" && i.jersey === p.jersey) : blanks.shift();
+    return {...item, zone: p.zone, style: p.style};
+  });
+  placed = [...placed, ...rest];
+  chosen = null;
+  save();
+  if (!await check()) return;
+  if (verdict.ok) { say($("lineup-msg"), SENTENCES.filled, true); draw(); } else tell();
+}
+
+async function record() {
+  const b = body();
+  const arrange = arranging();
+  if (arrange) {
+    const secret = arrange.half === 2 ? {seat, players: b.players} : b;
+    const r = await post("/api/actions/event", {type: "arrange", ...secret});
+    say($("lineup-msg"), r.ok ? SENTENCES.arranged(arrange.half) : r.message, r.ok);
+    if (r.ok) forget();
+    return;
+  }
+  const r = await post("/api/actions/lineup", b);
+  say($("lineup-msg"), r.ok ? SENTENCES.recorded : r.message, r.ok);
+  if (r.ok) forget();
+}
 
 function drawMatchday() {
   const c = club();
@@ -218,86 +328,46 @@ function showResult() {
   fill($("breakdown"), result ? [h("h3", {}, "The match, zone by zone"), h("ol", {class: "log"}, logItem(result))] : null);
 }
 
-/** Complete the lineup: the club's fit Player cards first (as far as its Fitness pays for them), then plain
- * jersey markers, section by section towards the starting formation, each into its section's emptiest zone. */
-export function fillRest(items, onPitch, fitness = Infinity, lim = limits) {
-  const out = [...onPitch];
-  const start = lim.start || {def: 4, mid: 4, fwd: 2};
-  let payable = fitness - out.filter((p) => p.kind === "card").length;
-  const free = items.filter((i) => !i.out && !out.some((p) => p.key === i.key));
-  const count = (s) => out.filter((p) => p.zone.startsWith(`${s}_`)).length;
-  const fullness = (zone) => out.filter((p) => p.zone === zone).length / (zone.endsWith("_centre") ? lim.central : lim.wing);
-  const zonesOf = (section) => ["centre", "left", "right"].map((side) => `${section}_${side}`)
-    .sort((a, b) => fullness(a) - fullness(b));
-  while (out.length < lim.total) {
-    // The section furthest below its starting number (defenders first on a tie), then any with room.
-    const order = ["def", "mid", "fwd"].sort((a, b) => (count(a) - (start[a] || 0)) - (count(b) - (start[b] || 0)));
-    let choice = null;
-    for (const item of free) {
-      if (item.kind === "card" && payable <= 0) continue;
-      for (const section of order) {
-        const zone = zonesOf(section).find((z) => !refusal(item, z, out, lim));
-        if (zone) { choice = {item, zone, section}; break; }
-      }
-      if (choice) break;
-    }
-    if (!choice) break;
-    const {item, zone, section} = choice;
-    free.splice(free.indexOf(item), 1);
-    if (item.kind === "card") payable -= 1;
-    const style = item.kind !== "blank" ? item.style
-      : section === "def" ? "defence" : section === "fwd" ? "attack" : (count("mid") % 2 ? "attack" : "defence");
-    out.push({...item, style, zone});
-  }
-  return out;
+/** The lineup the table holds (recorded here or elsewhere), as bench items. */
+function shownRecorded() {
+  const items = benchItems();
+  const blanks = items.filter((i) => i.kind === "blank");
+  placed = club().match.lineup.map((p) => ({...(p.card ? items.find((i) => i.card === p.card)
+    : p.jersey !== null ? items.find((i) => i.kind === "marker" && i.jersey === p.jersey) : blanks.shift()),
+  zone: p.zone, style: p.style}));
 }
 
-$("fill").addEventListener("click", () => {
-  placed = fillRest(benchItems(), placed, club()?.resources?.fitness ?? Infinity);
-  chosen = null;
-  say($("lineup-msg"), placed.length === limits.total ? "" : SENTENCES.cannotFill, placed.length === limits.total);
+$("fill").addEventListener("click", fillRest);
+$("stands").addEventListener("change", changed);
+$("clear").addEventListener("click", () => { placed = []; chosen = null; assigned = {}; $("stands").value = 0; changed(); });
+$("record").addEventListener("click", record);
+$("seat").addEventListener("change", () => {
+  seat = Number($("seat").value);
+  remember("seat", seat);
+  fill($("breakdown"));
+  load();
   draw();
 });
-$("stands").addEventListener("input", drawPitch);
-$("clear").addEventListener("click", () => { placed = []; chosen = null; assigned = {}; draw(); });
-$("record").addEventListener("click", async () => {
-  const assign = Object.fromEntries(Object.entries(assigned).map(([id, res]) =>
-    [id, Object.fromEntries(Object.entries(res).filter(([, n]) => n > 0))]).filter(([, res]) => Object.keys(res).length));
-  const body = {seat, stands: Number($("stands").value) || 0, assign,
-    players: placed.map((p) => ({zone: p.zone, jersey: p.jersey, card: p.card, style: p.style}))};
-  const arrange = arranging();
-  if (arrange) {
-    const secret = arrange.half === 2 ? {seat, players: body.players} : body;
-    const r = await post("/api/actions/event", {type: "arrange", ...secret});
-    say($("lineup-msg"), r.ok ? SENTENCES.arranged(arrange.half) : r.message, r.ok);
-    return;
-  }
-  const r = await post("/api/actions/lineup", body);
-  say($("lineup-msg"), r.ok ? "Lineup recorded: play a Tactic if you want, then kick off." : r.message, r.ok);
-});
-$("seat").addEventListener("change", () => { seat = Number($("seat").value); placed = []; chosen = null; fill($("breakdown")); draw(); });
 
-const rules = await (await fetch("/api/rules")).json().catch(() => null);
-if (rules?.pitch) limits = rules.pitch;
-if (rules?.stands) standsRule = rules.stands;
 await cardNames();
 live((snapshot) => {
   latest = snapshot;
   const clubs = snapshot.game?.clubs || [];
   if (!clubs.some((c) => c.seat === seat)) {
+    // the club this browser chose last (a phone is usually one club's), else the first that has to line up
     const waiting = (snapshot.game?.awaiting || []).find((a) => a.need === "lineup" || a.need === "arrange");
-    seat = waiting?.seat ?? clubs[0]?.seat ?? null;
+    const mine = Number(remembered("seat"));
+    seat = clubs.some((c) => c.seat === mine) ? mine : waiting?.seat ?? clubs[0]?.seat ?? null;
   }
   fill($("seat"), clubs.map((c) => h("option", {value: c.seat, selected: c.seat === seat}, `${c.seat}: ${nameOf(c)}`)));
   const c = club();
   $("opponent").textContent = c?.opponent ? `against ${nameOf(c.opponent)}` : "";
-  if (c?.match?.lineup && !placed.length) {
-    // Show the lineup the table holds (recorded here or elsewhere).
-    const items = benchItems();
-    placed = c.match.lineup.map((p, i) => ({...(items.find((it) => (p.card ? it.card === p.card : it.kind === "marker" && it.jersey === p.jersey))
-      || {kind: "blank", key: `b${i}`, name: "blank", jersey: null, card: null, strength: 1}), zone: p.zone, style: p.style}));
-  }
-  if (!c?.match?.lineup && placed.length && placed.every((p) => p.recorded)) placed = [];
+  if (keyFor() !== draftKey) load();  // another game, week or seat: its own lineup in progress
+  // a recorded lineup is shown as the table holds it; the second half of a match between clubs starts from it
+  if (c?.match?.lineup && (recorded() || (arranging()?.half === 2 && !placed.length))) shownRecorded();
+  const events = snapshot.game?.events ?? -1;
+  if (events !== seenEvents && seenEvents !== -1 && placed.length && !recorded()) check().then((a) => { if (a) tell(); });
+  seenEvents = events;
   draw();
 });
 session().then((s) => { $("lineup-locked").hidden = s.unlocked; });
