@@ -436,9 +436,10 @@ def cmd_season(args: argparse.Namespace) -> int:
             if not seasons:
                 print(NO_SEASONS)
                 return 0
-            print(f"{'games':>5}  name")
+            width = max(len("name"), *(len(s.name) for s in seasons))
+            print(f"{'name':<{width}}  games")
             for season in seasons:
-                print(f"{len(season.games):>5}  {season.name}")
+                print(f"{season.name:<{width}}  {', '.join(map(str, season.games)) or '-'}")
             return 0
         if args.season_command == "new":
             made = store.new_season(args.name)

@@ -47,7 +47,11 @@ def test_a_season_is_made_filled_and_shown_with_its_standings(db: Path, capsys: 
     assert run(db, "season", "add", "autumn league", "1", "2", "3", "last") == 0
     assert capsys.readouterr().out.strip() == cli.SEASON_ADDED.format(name="Autumn league", games="1, 2, 3, 4", count=4)
     assert run(db, "season", "list") == 0
-    assert capsys.readouterr().out.splitlines()[1].split() == ["4", "Autumn", "league"]
+    run(db, "season", "new", "Winter")
+    capsys.readouterr()
+    assert run(db, "season", "list") == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "name           games", "Autumn league  1, 2, 3, 4", "Winter         -"]
 
     assert run(db, "season", "show", "Autumn league") == 0
     lines = capsys.readouterr().out.splitlines()
