@@ -285,3 +285,21 @@ def test_a_games_own_export_names_the_season_it_counts_in(blank: EventStore) -> 
 
     assert exported(2) == {"id": season.id, "name": "Autumn league"}
     assert exported(1) is None
+
+
+def test_seasons_are_kept_when_a_damaged_log_is_salvaged(blank: EventStore) -> None:
+    season = blank.add_to_season(blank.new_season("Autumn league").id, [2, 1])
+    blank.start_game([{"type": "note", "text": "x" * 200, "n": value} for value in range(300)])  # one write
+    blank.close()
+    conn = sqlite3.connect(blank.path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    data = bytearray(blank.path.read_bytes())
+    start = len(data) // 2 // 4096 * 4096  # three pages amid the filler's events, as a failing card would
+    data[start:start + 4096 * 3] = bytes([0xA5]) * (4096 * 3)
+    blank.path.write_bytes(bytes(data))
+    with open_store(blank.path) as salvaged:
+        assert salvaged.damage is not None and "was damaged on the card" in salvaged.damage
+        assert [(s.id, s.name, s.games) for s in salvaged.seasons()] == [(season.id, "Autumn league", (2, 1))]
+        with pytest.raises(SeasonRefused, match="already counts in the season 'Autumn league'"):
+            salvaged.add_to_season(salvaged.new_season("Winter").id, [1])
