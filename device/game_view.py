@@ -17,6 +17,8 @@ _PICK_WORDS = {"chosen_player": "footballer", "chosen_youngster": "Youngster", "
                "chosen_card": "card"}
 """An effect's chosen target → what the seat is asked to tap (``device.inputs.PICK_KINDS``)."""
 _MATCH_TIMINGS = ("before_match", "during_match", "after_match")
+CONTRACTS = ("megaphone", "adboard", "shirt")
+"""The Sponsor contracts a card may be taken as, in the order a seat's button steps through them."""
 
 
 class GameView:
@@ -88,26 +90,15 @@ class GameView:
         after = club is not None and club.result is not None
         return [a for a in abilities if a.timing in _MATCH_TIMINGS and (a.timing == "after_match") == after]
 
-    def contracts(self, seat: int) -> tuple[str, ...]:
-        """The Sponsor contract kinds the seat's club may still take (a megaphone always)."""
-        club = self.state.club(seat)
-        board = self.profile.board
-        slots = dict(board.sponsor_slots)
-        adboards = slots.get("adboard", 0) + sum(board.infrastructure_kind(k).adboard_slots for k in club.infrastructure)
-        kinds = ["megaphone"]
-        if len(club.adboards) < adboards:
-            kinds.append("adboard")
-        if club.shirt is None and slots.get("shirt", 0) > 0:
-            kinds.append("shirt")
-        return tuple(kinds)
+    def contracts(self, seat: int, card: str) -> tuple[str, ...]:
+        """The Sponsor contract kinds the seat's club may take with this card now, as the engine says (its own
+        board's slots, as the game's modules make them)."""
+        return tuple(kind for kind in CONTRACTS
+                     if self.why_not({"type": "sponsor", "seat": seat, "card": card, "contract": kind}) is None)
 
     def why_not(self, event: Mapping[str, Any]) -> str | None:
         """The engine's sentence for why it would refuse ``event`` now, or None when it would take it."""
-        try:
-            engine.apply(self.profile, self.state, event)
-        except EngineError as refusal:
-            return str(refusal.args[0]) if refusal.args else str(refusal)
-        return None
+        return engine.why_not(self.profile, self.state, event)
 
     def preview(self, event: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
         """What the engine would announce for ``event`` now (the state is left as it is); () when it refuses."""

@@ -168,8 +168,8 @@ class Game(Protocol):
     def opponent(self, seat: int) -> str | None:
         """The Opponent card the club at ``seat`` plays this week."""
 
-    def contracts(self, seat: int) -> tuple[str, ...]:
-        """The Sponsor contract kinds the club at ``seat`` may still take."""
+    def contracts(self, seat: int, card: str) -> tuple[str, ...]:
+        """The Sponsor contract kinds the club at ``seat`` may take with this card now."""
 
     def picks(self, event: Mapping[str, Any]) -> tuple[str, ...]:
         """The cards the club chooses for the effects an event's card brings, one word each (see ``PICK_KINDS``)."""
@@ -521,7 +521,7 @@ class Interpreter:
             return self._ask_engine(seat, self._meaning(seat, card, kind, game), game)
         event = {"type": event_type, "seat": seat, "card": card}
         if event_type == "sponsor":
-            options = game.contracts(seat) or ("megaphone",)
+            options = game.contracts(seat, card) or ("megaphone",)
             why = game.why_not({**event, "contract": options[0]})
             if why is not None:  # e.g. it is not the seat's turn: said before any contract is stepped through
                 return self._refuse(seat, why, event)

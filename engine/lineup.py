@@ -22,7 +22,7 @@ from engine.rules.suspension_and_injury import blank_markers
 from engine.state import Club, Placed, State, evolve
 from engine.tx import Tx
 
-__all__ = ["CANNOT_FILL", "auto_lineup", "fill_lineup", "limits", "lineup_why_not"]
+__all__ = ["CANNOT_FILL", "auto_lineup", "club_words", "fill_lineup", "limits", "lineup_why_not"]
 
 CANNOT_FILL: Final = ("The jersey markers left cannot fill the pitch around those placed: take one back (a blank "
                       "marker or a crowded section) and fill again.")

@@ -70,7 +70,8 @@ def why_not(profile: Profile, state: State, event: Mapping[str, Any]) -> str | N
     try:
         apply(profile, state, event, quiet=True)
     except E.EngineError as refusal:
-        return str(refusal)
+        # the sentence itself: an unknown card's error is a KeyError, whose str() would put it in quotes
+        return refusal.args[0] if refusal.args and isinstance(refusal.args[0], str) else str(refusal)
     return None
 
 

@@ -2,28 +2,24 @@
 
 Built from the game view and the board profile, so it works with any table behind ``web.interface.Table``.
 Each ask answers one thing the engine waits for (``awaiting``); each of its options is a complete engine event
-(plus ``fields`` a person picks first) and, when the rules refuse it now, ``why_not`` says why in a sentence.
-The engine still checks every event it receives: these lists only spare a newcomer from choices that cannot work.
+(plus ``fields`` a person picks first) and, when the rules refuse it now, ``why_not`` says why in the engine's own
+sentence: every option is tried on the game's state (``engine.why_not``), and a field offers only the choices the
+engine takes.  Nothing here decides a rule; the engine still checks every event it receives.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import engine
 from engine.cards import STATS, Ability, PlayerCard, Profile, Sponsor, Staff
 
 CONTRACTS = ("megaphone", "adboard", "shirt")
 RESULTS = (("fulfilled", "Fulfilled"), ("perfect", "Fulfilled perfectly"), ("missed", "Missed"))
 PAD_HINT = ("Hiring a Player, Youngster or Staff, taking a Sponsor, or using a card you hold: tap the card on "
             "your pad (on the Virtual table: pick it under your seat's pad and press Place), or choose it here.")
-NOT_AFFORDABLE = "needs {cost} €, the club has {budget} €"
-OFFICE_TOP = "the Office marker is on the top space"
-STAT_FORBIDDEN = "Club potential never raises {stat}"
-STAT_TOP = "{stat} is at the top level ({level})"
-FREE_ONLY = "the club has taken its action this turn"
-SLOTS_FULL = "no free {contract} slot"
-EXHAUSTED = "used already this round"
-SHORT = "needs {cost}, more than the club has"
+NONE_LEFT = "no {kind} card is left to hire"
+NO_SPONSOR = "no Sponsor card is left"
 HALVES = {1: "first half", 2: "second half"}
 MOMENTS = {"after_reveal": "after the reveal", "before_match": "before the match"}
 FORMATION_HINT = ("Your formation is public: the other club sees it before arranging its jersey markers. A seat's "
@@ -33,8 +29,25 @@ HALF_HINT = "Use your abilities during the match (tap the card, or here), then s
 ARRANGE_HINT = "Arrange your jersey markers in secret on the Lineup page: the other club sees them only when both have arranged."
 
 
-def _money(cost: int, budget: int) -> str | None:
-    return NOT_AFFORDABLE.format(cost=cost, budget=budget) if cost > budget else None
+def _refusal(profile: Profile, state: Any, event: dict[str, Any]) -> str | None:
+    """The engine's sentence refusing ``event`` now, clubs named as people call them; None when it takes it (or when
+    no state was given: then nothing is said)."""
+    if state is None:
+        return None
+    why = engine.why_not(profile, state, event)
+    return None if why is None else engine.club_words(state, why)
+
+
+def _first_taken(profile: Profile, state: Any, events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str | None]:
+    """The events of ``events`` the engine takes now, and the sentence refusing the first when it takes none."""
+    taken, first = [], None
+    for event in events:
+        why = _refusal(profile, state, event)
+        if why is None:
+            taken.append(event)
+        elif first is None:
+            first = why
+    return taken, (None if taken else first)
 
 
 def _option(label: str, event: dict[str, Any], why_not: str | None = None, **extra: Any) -> dict[str, Any]:
@@ -74,35 +87,32 @@ def _targets(ability: Ability, club: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"name": "targets", "label": "On which card", "list": True, "choices": _names(pool)}]
 
 
-def _turn(profile: Profile, game: dict[str, Any], club: dict[str, Any], free_only: bool) -> list[dict[str, Any]]:
-    """A club's turn on Tuesday to Thursday: every action the page can give, with the reason when one cannot be taken."""
+def _turn(profile: Profile, game: dict[str, Any], club: dict[str, Any], free_only: bool, state: Any) -> list[dict[str, Any]]:
+    """A club's turn on Tuesday to Thursday: every action the page can give, with the engine's reason when one
+    cannot be taken now (each tried on the game's state)."""
     board = profile.board
     seat = club["seat"]
-    budget = int(club.get("resources", {}).get("budget", 0))
     stats = club.get("stats", {})
     options: list[dict[str, Any]] = []
+    free = {"free": True} if free_only else {}
     # the seat's own Stadium board and tables, as the engine works them out (modules may change them)
     for kind in club.get("stadium", {}).get("build", []):
-        why = FREE_ONLY if free_only else kind.get("why_not")
         does = f" — {kind['text']}" if kind.get("text") else ""
-        options.append(_option(f"Build {kind['name']} ({kind['cost']} €, {kind['vp']} VP){does}",
-                               {"type": "build", "seat": seat, "kind": kind["kind"]}, why, group="build"))
+        event = {"type": "build", "seat": seat, "kind": kind["kind"]}
+        options.append(_option(f"Build {kind['name']} ({kind['cost']} €, {kind['vp']} VP){does}", event,
+                               _refusal(profile, state, event), group="build"))
     office = int(club.get("office", 0))
     track = club.get("board", {}).get("office") or [{"cost": s.cost, "vp": s.vp} for s in board.office]
-    if office < len(track):
-        space = track[office]
-        options.append(_option(f"Move up the Office track to space {office + 1} ({space['cost']} €)",
-                               {"type": "office", "seat": seat}, FREE_ONLY if free_only else _money(space["cost"], budget),
-                               group="office"))
-    else:
-        options.append(_option("Move up the Office track", {"type": "office", "seat": seat}, OFFICE_TOP, group="office"))
+    event = {"type": "office", "seat": seat}
+    label = (f"Move up the Office track to space {office + 1} ({track[office]['cost']} €)" if office < len(track)
+             else "Move up the Office track")
+    options.append(_option(label, event, _refusal(profile, state, event), group="office"))
     for stat in STATS:
         level = int(stats.get(stat, 0))
-        why = (FREE_ONLY if free_only else STAT_FORBIDDEN.format(stat=stat.capitalize()) if stat == board.potential_forbidden
-               else STAT_TOP.format(stat=stat.capitalize(), level=level) if level >= board.stat_max else None)
+        event = {"type": "potential", "seat": seat, "stat": stat}
         options.append(_option(f"Raise {stat.capitalize()} (level {level}): roll more than {level} on the d6",
-                               {"type": "potential", "seat": seat, "stat": stat}, why, group="potential"))
-    options += _cards_to_take(profile, game, club, free_only)
+                               event, _refusal(profile, state, event), group="potential"))
+    options += _cards_to_take(profile, game, club, state)
     kinds = {k.id: k for k in board.infrastructure}
     for token in club.get("infrastructure", []):
         kind = kinds.get(token["kind"])
@@ -115,43 +125,40 @@ def _turn(profile: Profile, game: dict[str, Any], club: dict[str, Any], free_onl
                 for resource, n in board.free_action_cost:
                     cost[resource] = cost.get(resource, 0) + n
             words = ", ".join(f"{n} {r}" for r, n in cost.items()) or "nothing"
-            event = {"type": "use_card", "seat": seat, "card": kind.id, **({"free": True} if free_only else {})}
-            short = [f"{n} {r}" for r, n in cost.items() if n > int(club.get("resources", {}).get(r, 0))]
-            why = EXHAUSTED if token.get("exhausted") else SHORT.format(cost=words) if short else None
+            event = {"type": "use_card", "seat": seat, "card": kind.id, **free}
+            fields = _targets(ability, club)
+            tries = [{**event, "targets": [c["value"]]} for c in fields[0]["choices"]] if fields else [event]
+            _, why = _first_taken(profile, state, tries or [event])
             options.append(_option(f"Use {kind.name}{' as the free action' if free_only else ''} (pays {words}): {ability.text}",
-                                   event, why, group="use", fields=_targets(ability, club)))
+                                   event, why, group="use", fields=fields))
     options.append(_option("End the turn" if free_only else "Pass (take no action)", {"type": "pass", "seat": seat},
                            group="pass"))
     return options
 
 
-def _cards_to_take(profile: Profile, game: dict[str, Any], club: dict[str, Any], free_only: bool) -> list[dict[str, Any]]:
-    """Hiring and Sponsor contracts from the page, for a pad that missed the card (the pad is the usual way)."""
+def _cards_to_take(profile: Profile, game: dict[str, Any], club: dict[str, Any], state: Any) -> list[dict[str, Any]]:
+    """Hiring and Sponsor contracts from the page, for a pad that missed the card (the pad is the usual way): the
+    cards the engine would take now, or its reason when it would take none."""
     seat = club["seat"]
     owned = _owned(game)
-    budget = int(club.get("resources", {}).get("budget", 0))
     out: list[dict[str, Any]] = []
     for kind, event_type, label in (("player", "hire_player", "Hire a Player"), ("youngster", "hire_youngster", "Hire the Youngster drawn"),
                                     ("staff", "hire_staff", "Hire a Staff card")):
         free = [c for c in profile.cards_of(kind) if c.id not in owned]
-        choices = [{"value": c.id, "label": f"{c.name} ({_cost(c)} €)"} for c in free if _cost(c) <= budget]
-        why = (FREE_ONLY if free_only else None if choices else
-               f"no {kind} card the club can pay for is left" if free else f"no {kind} card is left to hire")
-        out.append(_option(label, {"type": event_type, "seat": seat}, why, group="hire",
-                           fields=[{"name": "card", "label": "Which card", "choices": choices}]))
-    sponsors = club.get("sponsors", {})
-    slots = dict(profile.board.sponsor_slots)
-    kinds = {k.id: k for k in profile.board.infrastructure}
-    adboard_slots = slots.get("adboard", 0) + sum(kinds[i["kind"]].adboard_slots
-                                                  for i in club.get("infrastructure", []) if i["kind"] in kinds)
-    open_contracts = [c for c in CONTRACTS if c == "megaphone"
-                      or (c == "shirt" and not sponsors.get("shirt") and slots.get("shirt", 1) > 0)
-                      or (c == "adboard" and len(sponsors.get("adboards", [])) < adboard_slots)]
+        taken, why = _first_taken(profile, state, [{"type": event_type, "seat": seat, "card": c.id} for c in free])
+        ok = {e["card"] for e in taken}
+        choices = [{"value": c.id, "label": f"{c.name} ({_cost(c)} €)"} for c in free if c.id in ok]
+        out.append(_option(label, {"type": event_type, "seat": seat}, why or (None if free else NONE_LEFT.format(kind=kind)),
+                           group="hire", fields=[{"name": "card", "label": "Which card", "choices": choices}]))
     free_sponsors = [c for c in profile.cards_of("sponsor") if c.id not in owned and isinstance(c, Sponsor)]
-    why = FREE_ONLY if free_only else None if free_sponsors else "no Sponsor card is left"
-    out.append(_option("Take a Sponsor", {"type": "sponsor", "seat": seat}, why, group="sponsor", fields=[
-        {"name": "card", "label": "Which Sponsor", "choices": _names([{"id": c.id, "name": c.name} for c in free_sponsors])},
-        {"name": "contract", "label": "Contract", "choices": [{"value": c, "label": c.capitalize()} for c in open_contracts]}]))
+    tries = [{"type": "sponsor", "seat": seat, "card": c.id, "contract": k} for c in free_sponsors for k in CONTRACTS]
+    taken, why = _first_taken(profile, state, tries)
+    cards = {e["card"] for e in taken}
+    contracts = {e["contract"] for e in taken}
+    out.append(_option("Take a Sponsor", {"type": "sponsor", "seat": seat}, why or (None if free_sponsors else NO_SPONSOR),
+                       group="sponsor", fields=[
+        {"name": "card", "label": "Which Sponsor", "choices": _names([{"id": c.id, "name": c.name} for c in free_sponsors if c.id in cards])},
+        {"name": "contract", "label": "Contract", "choices": [{"value": c, "label": c.capitalize()} for c in CONTRACTS if c in contracts]}]))
     return out
 
 
@@ -161,8 +168,9 @@ def _cost(card: Any) -> int:
     return card.cost if isinstance(card, Staff) else 0
 
 
-def asks(profile: Profile, game: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """What the table waits for that a page step answers, each with its options (see the module's description)."""
+def asks(profile: Profile, game: dict[str, Any] | None, state: Any = None) -> list[dict[str, Any]]:
+    """What the table waits for that a page step answers, each with its options (see the module's description);
+    with the game's ``state`` (`engine.State`) each option the engine would refuse now carries its sentence."""
     if not game:
         return []
     clubs = {c["seat"]: c for c in game.get("clubs", [])}
@@ -182,7 +190,7 @@ def asks(profile: Profile, game: dict[str, Any] | None) -> list[dict[str, Any]]:
         if need == "action":
             free_only = bool(wait.get("free_only"))
             out.append({"seat": seat, "need": need, "title": f"{who}: your turn" + (" — the free action or end the turn" if free_only else ""),
-                        "hint": PAD_HINT, "options": _turn(profile, game, club, free_only)})
+                        "hint": PAD_HINT, "options": _turn(profile, game, club, free_only, state)})
         elif need == "suspensions":
             count = int(wait.get("count", 0))
             pool = club.get("staff", []) + club.get("players", [])

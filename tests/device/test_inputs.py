@@ -54,7 +54,7 @@ class Game:
     def opponent(self, seat: int) -> str | None:
         return self.opponents.get(seat)
 
-    def contracts(self, seat: int) -> tuple[str, ...]:
+    def contracts(self, seat: int, card: str) -> tuple[str, ...]:
         return self.sponsors
 
     def picks(self, event: Mapping[str, Any]) -> tuple[str, ...]:

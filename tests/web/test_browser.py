@@ -380,7 +380,8 @@ def test_the_play_page_on_a_phone_builds_and_says_why_other_steps_cannot_be_take
     ask = page.locator(f'#asks .ask[data-seat="{seat}"]')
     expect(ask.locator("h3")).to_contain_text(f"Seat {seat}")
     forbidden = served.table.profile.board.potential_forbidden.capitalize()
-    expect(ask.locator(".choice.off[data-type=potential]")).to_contain_text(f"not now: Club potential never raises {forbidden}")
+    expect(ask.locator(".choice.off[data-type=potential]")).to_contain_text(
+        f"not now: The {forbidden} Stat cannot be raised by increasing the Club potential.")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
     shoot(page, "play-phone-turn")
     ask.locator(f".choice[data-type=build] button:has-text('{kind.name}')").click()

@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import engine
+from engine import errors as E
 from engine.errors import EngineError
 from web import choices
 from device.running import RunningTable
@@ -48,7 +49,7 @@ def test_the_club_on_turn_is_offered_build_office_potential_and_pass(
     assert {"build", "office", "potential", "pass", "hire_player", "sponsor"} <= kinds
     forbidden = table.profile.board.potential_forbidden
     refused = next(o for o in ask["options"] if o["event"] == {"type": "potential", "seat": ask["seat"], "stat": forbidden})
-    assert refused["why_not"] == choices.STAT_FORBIDDEN.format(stat=forbidden.capitalize())
+    assert refused["why_not"] == E.POTENTIAL_FORBIDDEN.format(stat=forbidden.capitalize())
 
 
 def test_every_option_offered_without_a_reason_is_accepted_by_the_rules(
@@ -87,7 +88,8 @@ def test_building_from_the_page_pays_and_then_that_kind_is_no_longer_offered(
     assert nxt["seat"] != seat
     if _club(client, nxt["seat"])["resources"]["budget"] < kind.cost:
         again = next(o for o in nxt["options"] if o["event"].get("kind") == kind.id)
-        assert again["why_not"].startswith(f"needs {kind.cost} €")
+        # the engine's own sentence, naming the club as people call it
+        assert again["why_not"].startswith(f"{_club(client, nxt['seat'])['name']} cannot build {kind.name}")
 
 
 _FACES = itertools.count()
@@ -153,7 +155,7 @@ def test_a_token_built_from_the_page_offers_its_action_on_a_later_turn(
                                                          "reason": "test"}, headers=game)
         return next(o for o in _asks(client)[0]["options"] if o["event"]["type"] == "use_card")
 
-    assert fitness_to(need - 1)["why_not"] == choices.SHORT.format(cost=f"{need} fitness")
+    assert f"it costs {need} Fitness" in fitness_to(need - 1)["why_not"]
     use = fitness_to(need)
     assert "why_not" not in use
     untrained = next(p["id"] for p in _club(client, seat)["players"] if not p["trained"])

@@ -45,8 +45,9 @@ def deck(table: TableDep,
 @router.get("/choices", summary="The steps only the page can give now, with the choices the rules allow")
 def choices(table: TableDep) -> dict[str, Any]:
     """Actions on a club's turn (build, Office, Club potential, hire, Sponsor, token actions, pass), the cards to
-    suspend when Maintenance cannot be paid, and Objective results; each option is the engine event to submit."""
-    return {"asks": asks(profile_of(table), table.snapshot().get("game"))}
+    suspend when Maintenance cannot be paid, and Objective results; each option is the engine event to submit, with
+    the engine's ``why_not`` when it would refuse it now."""
+    return {"asks": asks(profile_of(table), table.snapshot().get("game"), table.game_state())}
 
 
 @router.get("/session", summary="Whether this browser holds the PIN, and its CSRF token")
