@@ -79,12 +79,3 @@ def test_rules_give_the_lineup_limits_of_the_board_profile(client: TestClient, t
     assert pitch["sections"] == dict(board.section_max)
     assert pitch["start"] == dict(board.start_sections)
     assert len(pitch["zones"]) == 9
-
-
-def test_rules_give_the_stands_of_the_board_and_of_each_infrastructure_kind(client: TestClient,
-                                                                           table: RunningTable) -> None:
-    stands = client.get("/api/rules").json()["stands"]
-    board = table.profile.board
-    assert stands["board"] == board.board_stands
-    assert stands["infrastructure"] == {k.id: k.stands for k in board.infrastructure if k.stands}
-    assert stands["infrastructure"]  # the demo board has Additional stands

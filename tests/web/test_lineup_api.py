@@ -114,3 +114,20 @@ def test_fill_refuses_markers_the_rules_refuse_with_their_sentence(
     assert response.status_code == 409
     assert response.json()["detail"] == "The Defenders' left wing holds at most 1 jersey markers; the lineup puts 2 there."
     assert frozen(table) == before
+
+
+def test_the_stands_a_lineup_may_use_count_those_the_club_has_built(
+        client: TestClient, table: RunningTable, game: dict[str, str]) -> None:
+    """000 l.633: "up to 1 [Fanbase] on each of the Stands (printed on the board and on the Stadium Infrastructure
+    token)": the club's limits in the view count a Stands token once it is built."""
+    view = play_until(client, game, "tuesday")
+    seat = view["turn"]
+    kind = table.profile.board.infrastructure_kind("stands")
+    before = next(c for c in view["clubs"] if c["seat"] == seat)["limits"]["stands"]
+    assert before == table.profile.board.board_stands
+    client.post("/api/actions/correction", json={"seat": seat, "what": "budget", "delta": kind.cost, "reason": "test"},
+                headers=game)
+    built = client.post("/api/actions/event", json={"type": "build", "seat": seat, "kind": "stands"}, headers=game)
+    assert built.status_code == 200, built.text
+    club = next(c for c in client.get("/api/state").json()["game"]["clubs"] if c["seat"] == seat)
+    assert kind.stands >= 1 and club["limits"]["stands"] == before + kind.stands

@@ -60,9 +60,10 @@ def session(request: Request, guard: GuardDep, table: TableDep) -> dict[str, Any
 
 @router.get("/rules", summary="The board profile's limits the lineup editor and corrections need")
 def rules(table: TableDep) -> dict[str, Any]:
-    """Pitch limits (per zone, per section, jerseys on the pitch), jersey numbers, the numbers one may correct,
-    Stands (those printed on the board plus those each Infrastructure kind adds), and the rule modules and game
-    options a new game may choose with this deck (each option's choices; a module the deck lacks data for says so)."""
+    """Pitch limits of the board profile (per zone, per section, jerseys on the pitch), jersey numbers, the numbers one
+    may correct, and the rule modules and game options a new game may choose with this deck (each option's choices; a
+    module the deck lacks data for says so).  What one club's lineup may use in the game in play (its own Stands,
+    blank markers, who may play) is in that club's ``limits`` in ``/api/state``."""
     pitch = profile_of(table).board.pitch
     return {
         "pitch": {"zones": list(ZONES), "wing": pitch.wing_capacity, "central": pitch.centre_capacity,
@@ -71,6 +72,4 @@ def rules(table: TableDep) -> dict[str, Any]:
         "adjustable": list(ADJUSTABLE),
         "modules": engine.modules(profile_of(table)),
         "game_options": engine.game_options(profile_of(table)),
-        "stands": {"board": profile_of(table).board.board_stands,
-                   "infrastructure": {k.id: k.stands for k in profile_of(table).board.infrastructure if k.stands}},
     }
