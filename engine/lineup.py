@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from engine import errors as E
 from engine import host
-from engine.cards import STYLES, ZONES, Profile
+from engine.cards import SECTIONS, STYLES, ZONES, Profile
 from engine.reducer import why_not
 from engine.rules.context import side_of
 from engine.rules.matchday import check_lineup, lineup_due, stands_of
@@ -116,7 +116,7 @@ def fill_lineup(profile: Profile, state: State, seat: int, players: Sequence[Map
     tx = _tx(profile, state, {"type": "lineup", "seat": seat, "players": [dict(p) for p in players]})
     club = tx.club(seat)
     fixed = check_lineup(tx, club, partial=True).lineup if players else ()
-    event = {**_complete(tx, club, fixed), "stands": stands}
+    event = {**_complete(tx, club, fixed, _formation(state, seat)), "stands": stands}
     if len(event["players"]) != tx.board(seat).pitch.on_pitch:
         raise E.NotAllowed(CANNOT_FILL)
     refusal = lineup_why_not(profile, state, seat, event["players"], stands)
@@ -134,12 +134,24 @@ def auto_lineup(profile: Profile, club: Club, state: State | None = None) -> dic
     return _complete(_tx(profile, probe, {}), club, ())
 
 
-def _complete(tx: Tx, club: Club, fixed: Sequence[Placed]) -> dict[str, Any]:
-    """The lineup event of ``fixed`` and as many more jersey markers as the rules' limits let the choice place."""
+def _formation(state: State, seat: int) -> dict[str, int] | None:
+    """The formation the seat has declared and must arrange its markers in (a match between clubs: the need to
+    arrange carries it as "Defenders-Midfielders-Forwards"), or None."""
+    shape = (_arranging(state, seat) or {}).get("shape")
+    parts = shape.split("-") if isinstance(shape, str) else []
+    if len(parts) != len(SECTIONS) or not all(p.isdigit() for p in parts):
+        return None
+    return dict(zip(SECTIONS, map(int, parts)))
+
+
+def _complete(tx: Tx, club: Club, fixed: Sequence[Placed], formation: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """The lineup event of ``fixed`` and as many more jersey markers as the rules' limits let the choice place (in
+    ``formation``, markers per section, when one was declared)."""
     pitch = tx.board(club.seat).pitch
     caps = dict(pitch.section_max)
     zones = {s: [f"{s}_{side}" for side in ("centre", "left", "right")] for s in caps}
-    room = {s: min(caps[s], sum(pitch.capacity(z) for z in zones[s])) for s in caps}
+    room = {s: min(caps[s], sum(pitch.capacity(z) for z in zones[s]), *([formation.get(s, 0)] if formation else []))
+            for s in caps}
     per_zone = Counter(p.zone for p in fixed)
     placed: list[dict[str, Any]] = [p._asdict() for p in fixed]
 
@@ -193,7 +205,7 @@ def _complete(tx: Tx, club: Club, fixed: Sequence[Placed]) -> dict[str, Any]:
               - sum(1 for p in first_seen if p.style == style) for style in STYLES}
     numbered = [n for n in pitch.jerseys if n not in used and n not in blocked]
     # how many markers each section still takes: the setup's formation, grown where markers stand, within the caps
-    target = {s: max(dict(pitch.start_sections).get(s, 0), room[s] - free(s)) for s in caps}
+    target = {s: max((formation or dict(pitch.start_sections)).get(s, 0), room[s] - free(s)) for s in caps}
     while sum(target.values()) > pitch.on_pitch:
         s = max(caps, key=lambda s: (target[s] - (room[s] - free(s)), s == "mid"))
         target[s] -= 1

@@ -210,3 +210,21 @@ def test_fill_says_why_when_the_markers_placed_are_refused_or_leave_no_room() ->
     with pytest.raises(E.NotAllowed) as refused:
         engine.fill_lineup(profile, state, 1, blanks + [plain("def_left", None)])
     assert str(refused.value) == "The club has only 3 blank jersey markers; the lineup uses 4."
+
+
+def test_in_a_match_between_clubs_fill_arranges_the_formation_the_club_declared() -> None:
+    """003 l.143: the declaring club plays the formation it declared; its jersey markers filled by the engine keep
+    to it, and the other club's arrangement is filled too (each is the secret ``arrange`` event the rules take)."""
+    from tests.engine.modules.test_club_matches import _profile, at_club_match, fixture
+
+    profile = _profile()
+    state = at_club_match(profile)
+    host = fixture(state).host
+    other = fixture(state).visitor
+    state = engine.apply(profile, state, {"type": "formation", "seat": host, "shape": "5-3-2"}).state
+    for seat in (host, other):
+        lineup = engine.fill_lineup(profile, state, seat)
+        arrangement = {**lineup, "type": "arrange"}
+        assert engine.why_not(profile, state, arrangement) is None
+    sections = Counter(p["zone"].split("_")[0] for p in engine.fill_lineup(profile, state, host)["players"])
+    assert sections == {"def": 5, "mid": 3, "fwd": 2}

@@ -334,7 +334,8 @@ function shownRecorded() {
   const blanks = items.filter((i) => i.kind === "blank");
   placed = club().match.lineup.map((p) => ({...(p.card ? items.find((i) => i.card === p.card)
     : p.jersey !== null ? items.find((i) => i.kind === "marker" && i.jersey === p.jersey) : blanks.shift()),
-  zone: p.zone, style: p.style}));
+  // as the table holds it: a card with the number it wore (the second half of a match between clubs moves the same)
+  zone: p.zone, style: p.style, jersey: p.jersey}));
 }
 
 $("fill").addEventListener("click", fillRest);
