@@ -9,8 +9,8 @@ from collections import Counter
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import Served
-from .test_browser import browser, phone_at, shoot  # noqa: F401  (the module's Chromium)
+from .conftest import Served, play_until
+from .test_browser import PHONE, Visits, api_session, browser, phone_at, shoot, unlock  # noqa: F401  (Chromium)
 
 pytestmark = pytest.mark.browser
 
@@ -108,5 +108,43 @@ def test_the_lineup_page_asks_the_engine_keeps_the_draft_and_says_success_in_gre
     assert visits.outside(served.url) == []
     # the Lineup page reads no rule tables of its own: it asks the engine, and the club's limits come with the view
     assert not [u for u in asked if u.endswith("/api/rules")] and [u for u in asked if u.endswith("/api/lineup/check")]
+    visits.context.close()
+    http.close()
+
+
+def test_a_match_between_clubs_is_arranged_on_the_lineup_page_in_both_halves(
+        browser: Browser, served: Served) -> None:  # noqa: F811
+    """003 l.143–156: the declared formation is filled by the engine, each arrangement recorded in secret, and the
+    second half moves the first half's markers (the page starts from them)."""
+    from .test_club_matches_page import TWO_WEEKS, answer_club_match
+
+    http, csrf = api_session(served)
+    assert http.post("/api/actions/new-game", json=TWO_WEEKS, headers=csrf).status_code == 200
+    play_until(http, csrf, "club_match", lineups=True)
+    game = answer_club_match(http, csrf, stop="arrange")
+    fixture = game["modules"]["club_matches"]["fixtures"][0]
+    visits = Visits(browser, **PHONE)
+    page = visits.context.new_page()
+    unlock(page, served.url)
+    page.goto(served.url + "/lineup")
+    msg = page.locator("#lineup-msg")
+    for half in (1, 2):
+        for seat in (fixture["host"], fixture["visitor"]):
+            page.select_option("#seat", str(seat))
+            if half == 1:
+                expect(page.locator("#counts")).to_contain_text("On the pitch 0/10")
+                page.click("#fill")
+            expect(page.locator("#counts")).to_contain_text("On the pitch 10/10")
+            expect(page.locator("#record")).to_be_enabled()
+            page.click("#record")
+            expect(msg).to_contain_text(f"Arranged in secret for the {'first' if half == 1 else 'second'} half")
+            assert colour(page, "#lineup-msg") == OK_GREEN
+        shoot(page, f"lineup-club-match-half-{half}")
+        if half == 1:
+            game = answer_club_match(http, csrf, stop="arrange")
+            assert game["modules"]["club_matches"]["fixtures"][0]["half"] == 2
+    game = answer_club_match(http, csrf)
+    assert served.table.session.state.stage != "club_match" or not any(
+        w.get("need") == "arrange" for w in game["awaiting"])
     visits.context.close()
     http.close()

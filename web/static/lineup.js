@@ -100,7 +100,7 @@ function save() {
   if (!draftKey) return;
   try {
     if (!placed.length && !Object.keys(assigned).length && !Number($("stands").value)) localStorage.removeItem(draftKey);
-    else localStorage.setItem(draftKey, JSON.stringify({placed: placed.map((p) => ({key: p.key, zone: p.zone, style: p.style})),
+    else localStorage.setItem(draftKey, JSON.stringify({placed: placed.map((p) => ({key: p.key, zone: p.zone, style: p.style, jersey: p.jersey})),
       stands: Number($("stands").value) || 0, assigned}));
   } catch { /* a browser that keeps nothing: the lineup lives until the page closes */ }
 }
@@ -120,7 +120,11 @@ function forget() {
 /** The bench items for saved {key, zone, style} entries (cards, numbered and blank markers alike). */
 function restore(entries) {
   const items = new Map(benchItems().map((i) => [i.key, i]));
-  return entries.filter((e) => items.has(e.key)).map((e) => ({...items.get(e.key), zone: e.zone, style: e.style}));
+  return entries.filter((e) => items.has(e.key)).map((e) => {
+    const item = items.get(e.key);
+    // a card keeps the number it was placed with (the second half moves the first half's markers as they were)
+    return {...item, zone: e.zone, style: e.style, ...(item.kind === "card" ? {jersey: e.jersey ?? null} : {})};
+  });
 }
 
 /** Load the lineup in progress for this game, week and seat, if this browser kept one. */
@@ -129,10 +133,12 @@ function load() {
   placed = []; chosen = null; assigned = {}; verdict = {ok: true, why: null, index: null};
   $("stands").value = 0;
   say($("lineup-msg"), "");
-  if (!draftKey || recorded()) return;
+  if (!draftKey) return;
+  if (club()?.match?.lineup && (recorded() || arranging()?.half === 2)) shownRecorded();
+  if (recorded()) return;
   let saved = null;
   try { saved = JSON.parse(localStorage.getItem(draftKey) || "null"); } catch { saved = null; }
-  if (!saved || !Array.isArray(saved.placed)) return;
+  if (!saved || !Array.isArray(saved.placed) || !saved.placed.length) return;
   placed = restore(saved.placed);
   assigned = saved.assigned && typeof saved.assigned === "object" ? saved.assigned : {};
   $("stands").value = Number(saved.stands) || 0;
@@ -367,7 +373,9 @@ live((snapshot) => {
   // a recorded lineup is shown as the table holds it; the second half of a match between clubs starts from it
   if (c?.match?.lineup && (recorded() || (arranging()?.half === 2 && !placed.length))) shownRecorded();
   const events = snapshot.game?.events ?? -1;
-  if (events !== seenEvents && seenEvents !== -1 && placed.length && !recorded()) check().then((a) => { if (a) tell(); });
+  // the table moved on: the markers placed are asked about again while the club still has them to place
+  const due = (snapshot.game?.awaiting || []).some((a) => a.seat === seat && (a.need === "lineup" || a.need === "arrange"));
+  if (events !== seenEvents && seenEvents !== -1 && placed.length && due) check().then((a) => { if (a) tell(); });
   seenEvents = events;
   draw();
 });
