@@ -123,7 +123,8 @@ class StoredSessions:
     def save_session(self, session: SavedSession) -> None:
         """Keep one more session; on a card that cannot be written it lasts until the next restart only."""
         try:
-            self._store.save_web_session(session.key, session.csrf, session.created, session.expires)
+            self._store.save_web_session(session.key, session.csrf, session.created, session.expires, session.seat,
+                                         session.game)
         except StoreError as exc:
             log.warning("an unlocked browser is kept until the next restart only: %s", exc)
 

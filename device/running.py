@@ -77,6 +77,16 @@ class RunningTable:
         return SeasonBook(self.session.store)
 
     @property
+    def game_id(self) -> int | None:
+        """The number of the game in the log the table shows, or None before the first."""
+        return self.session.game
+
+    @property
+    def seat_claims(self) -> Any:
+        """Seat pages waiting for a tap of one of their seat's cards (``web.security.SeatClaims``)."""
+        return self.session.seat_claims
+
+    @property
     def version(self) -> int:
         """Grows with every change of the game and every frame drawn (a snapshot carries the version it shows): a
         snapshot is never older than the screens it names, whichever thread asks between a change and its redraw."""

@@ -43,6 +43,7 @@ from engine.cards import STATS
 from engine.errors import EngineError
 from engine.views import TABLE as TABLE_VIEWER
 from web.actions import Enrol, EnrolCancel, EnrolStart, EventAction, NewGame, TableAction, Undo
+from web.security import SeatClaims
 from web.setup import setup_events
 
 RECENT = 30
@@ -54,6 +55,8 @@ ENROL_NO_TAG = "No card has been tapped for enrolment: start enrolment, then tap
 ENROL_NOT_WAITING = 'The table is not waiting for a card to enrol: press "Enrol a card" first.'
 UNKNOWN_DECK_CARD = 'There is no card "{card}" in the deck: pick one from the deck list.'
 NO_GAME_YET = "There is no game yet: start one on the page."
+SEAT_PAGE_UNLOCKED = "Phone unlocked"
+SEAT_PAGE_UNLOCKED_DETAIL = "It shows your club's own page"
 CANNOT_SAVE = "Cannot save!"
 CARD_FULL_DETAIL = ("The card is full:", "free space, then", "do it again")
 READ_ONLY_DETAIL = ("The card is read-only:", "restart the table", "(see the page)")
@@ -126,6 +129,8 @@ class Session:
         """Whether a button is down now (set from the hardware): undo and a roll button held together unlock."""
         self.owner_code = OwnerCode(clock)
         """The one-time code the shared screen shows for the owner (``web.security.OwnerCodes``)."""
+        self.seat_claims = SeatClaims(clock)
+        """Seat pages waiting for a tap of one of their seat's cards (``web.security.SeatClaims``)."""
         self.save_problem: str | None = None
         """Why the last write failed (a full or read-only card), until a write succeeds again."""
         self.resume()
@@ -235,6 +240,11 @@ class Session:
                     with contextlib.suppress(StoreError):  # not kept on a full card: it is read again next time
                         self.store.enroll(reading.uid, written, deck=self.deck)
                     card = written
+            if seat is not None and card is not None and self._holds(seat, card) and self.seat_claims.tapped(seat):
+                # A phone waits for this seat's own page: a card of the club on its own pad unlocks it, unplayed.
+                self._say(seat, SEAT_PAGE_UNLOCKED, SEAT_PAGE_UNLOCKED_DETAIL)
+                self._changed()
+                return
             self.input(Tap(reading.reader, seat, reading.uid, card))
             return
         verdict = self._chord().claims(reading) if self.pressed is not None else None
@@ -244,6 +254,14 @@ class Session:
             return
         seat = self.button_seat.get(reading.button)
         self.input(Press(reading.button, seat) if reading.kind == "press" else Hold(reading.button, seat))
+
+    def _holds(self, seat: int, card: str) -> bool:
+        """Whether ``card`` is one of the club's own at ``seat``: a Director, Staff, Player or its Objective."""
+        club = self.state.club(seat) if self.state is not None else None
+        if club is None:
+            return False
+        return (card in club.directors or card == club.objective or any(h.id == card for h in club.players)
+                or any(h.id == card for h in club.staff))
 
     @_locked
     def input(self, table_input: TableInput) -> None:

@@ -120,6 +120,12 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (season_id, game_id)
     );
     """,
+    # 5 -> 6: a browser unlocked for one seat's own page (by a tap of that seat's card or the PIN) holds that seat
+    # of that game only; the owner's sessions have neither.
+    """
+    ALTER TABLE web_sessions ADD COLUMN seat INTEGER;
+    ALTER TABLE web_sessions ADD COLUMN game INTEGER;
+    """,
 )
 TABLES = ("games", "events", "enrolments", "settings", "web_sessions", "log", "seasons", "season_games")
 """Every table of the newest schema, in the order a salvage copies them (games before their events)."""
@@ -759,16 +765,19 @@ class EventStore:
                          "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
 
     # -- the page's sessions --
-    def web_sessions(self) -> list[tuple[str, str, float, float]]:
-        """Every kept session of the page: (hash of its token, CSRF token, created, expires)."""
-        rows = self._read("SELECT key, csrf, created, expires FROM web_sessions ORDER BY created")
-        return [(str(k), str(c), float(a), float(b)) for k, c, a, b in rows]
+    def web_sessions(self) -> list[tuple[str, str, float, float, int | None, int | None]]:
+        """Every kept session of the page: (hash of its token, CSRF token, created, expires, seat, game); the seat
+        and game are None for the owner's sessions."""
+        rows = self._read("SELECT key, csrf, created, expires, seat, game FROM web_sessions ORDER BY created")
+        return [(str(k), str(c), float(a), float(b), None if s is None else int(s), None if g is None else int(g))
+                for k, c, a, b, s, g in rows]
 
-    def save_web_session(self, key: str, csrf: str, created: float, expires: float) -> None:
-        """Keep one session of the page."""
+    def save_web_session(self, key: str, csrf: str, created: float, expires: float, seat: int | None = None,
+                         game: int | None = None) -> None:
+        """Keep one session of the page (``seat`` and ``game``: a seat's own page in that game)."""
         with self._write() as conn:
-            conn.execute("INSERT OR REPLACE INTO web_sessions (key, csrf, created, expires) VALUES (?, ?, ?, ?)",
-                         (key, csrf, created, expires))
+            conn.execute("INSERT OR REPLACE INTO web_sessions (key, csrf, created, expires, seat, game) "
+                         "VALUES (?, ?, ?, ?, ?, ?)", (key, csrf, created, expires, seat, game))
 
     def delete_web_sessions(self, keys: list[str] | None) -> None:
         """End these sessions of the page (None: every one)."""

@@ -49,6 +49,7 @@ __all__ = [
     "load_profile",
     "modules",
     "replay",
+    "seat_events",
     "undo",
     "view",
     "week_opponent",
@@ -88,6 +89,17 @@ def event_types(state: State | None = None) -> dict[str, str]:
         for m in host.modules():
             out.update({name: spec.doc for name, spec in m.events.items()})
     return out
+
+
+def seat_events(state: State | None = None) -> frozenset[str]:
+    """The events a seat sends from its own page: those its game's rules mark ``seat_page`` (a club's secret
+    choices).  Without a state: those of every registered module."""
+    rules = host.rules_for((state or State()).game)
+    specs = dict(rules.events)
+    if state is None:
+        for m in host.modules():
+            specs.update(m.events)
+    return frozenset(name for name, spec in specs.items() if spec.seat_page)
 
 
 def modules(profile: Profile | None = None) -> list[dict[str, Any]]:

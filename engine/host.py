@@ -52,10 +52,15 @@ EMPTY: Final[Mapping[str, Any]] = MappingProxyType({})
 
 @dataclass(frozen=True, slots=True)
 class EventSpec:
-    """An event type: one line of documentation (its fields) and the handler that applies it to a transaction."""
+    """An event type: one line of documentation (its fields) and the handler that applies it to a transaction.
+
+    ``seat_page``: a club's secret choice (a bet, an arrangement, which Objective it keeps), sent by that seat from
+    its own page; the seat's page offers the club's needs it answers and takes no other event.
+    """
 
     doc: str
     handler: Fn  # handler(tx) -> None; raises an EngineError to refuse the event
+    seat_page: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,8 +19,8 @@ from web.actions import field_path, message, problems
 from web.interface import Table
 from web.limits import MAX_BODY_BYTES, BodyLimit, HostCheck, TableNames
 from web.live import Broadcast
-from web.routers import actions, api, docs, live, pages, seasons, sim
-from web.security import Guard, OwnerCodes, SessionStore
+from web.routers import actions, api, docs, live, pages, seasons, seat, sim
+from web.security import Guard, OwnerCodes, SeatClaims, SessionStore
 
 log = logging.getLogger(__name__)
 
@@ -55,13 +55,15 @@ async def _internal(_: Request, exc: Exception) -> JSONResponse:
 
 
 def create_app(table: Table, *, sessions: SessionStore | None = None, owner_codes: OwnerCodes | None = None,
-               names: TableNames | None = None, max_body: int = MAX_BODY_BYTES) -> FastAPI:
+               names: TableNames | None = None, max_body: int = MAX_BODY_BYTES,
+               seat_claims: SeatClaims | None = None) -> FastAPI:
     """Build the web app for a running table.
 
     ``sessions`` keeps unlocked browsers across restarts (in memory when omitted); ``owner_codes`` are the one-time
     codes the table shows on its screen; ``names``: answer only to these host names (every name when omitted, as
     tests under made-up names need; ``touchline run`` always passes the table's).  Bodies over ``max_body`` bytes
-    are refused unread.
+    are refused unread.  ``seat_claims``: the seat pages waiting for a tap of their seat's card, which the table
+    grants (the table's own ``seat_claims`` when omitted, if it has them).
     """
 
     @asynccontextmanager
@@ -82,7 +84,10 @@ def create_app(table: Table, *, sessions: SessionStore | None = None, owner_code
     app = FastAPI(title="Touchline", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="The table's live state and the actions the page can take (changes need the PIN).")
     app.state.table = table
-    app.state.guard = Guard(lambda: table.pin, sessions=sessions, owner_codes=owner_codes)
+    # A seat's own page holds its seat in the game being played only (the table's ``game_id``).
+    app.state.guard = Guard(lambda: table.pin, sessions=sessions, owner_codes=owner_codes,
+                            game=lambda: getattr(table, "game_id", None))
+    app.state.seat_claims = seat_claims or getattr(table, "seat_claims", None) or SeatClaims()
     app.state.live = Broadcast(table.snapshot, lambda: table.version)
     table.watch(app.state.live.changed)
     app.state.loop = None
@@ -96,7 +101,7 @@ def create_app(table: Table, *, sessions: SessionStore | None = None, owner_code
     app.add_middleware(BodyLimit, max_bytes=max_body)
     if names is not None:
         app.add_middleware(HostCheck, names=names)
-    for module in (pages, api, live, actions, seasons, sim, docs):
+    for module in (pages, api, live, actions, seasons, seat, sim, docs):
         app.include_router(module.router)
     static = resources.files("web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")

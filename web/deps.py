@@ -60,14 +60,28 @@ async def get_sim(table: TableDep) -> SimulatedHardware:
 
 
 async def get_viewer(request: Request, guard: GuardDep,
-               seat: Annotated[int | None, Query(ge=1, le=4, description="a seat's own view (needs the PIN)")] = None,
+               seat: Annotated[int | None, Query(ge=1, le=4, description="a seat's own view (that seat's own page, "
+                                                                       "or the PIN)")] = None,
                ) -> int | str:
-    """Who looks: everyone at the table, or (``?seat=N``, for a browser holding the PIN) that seat's club."""
+    """Who looks: everyone at the table, or (``?seat=N``, for a browser holding seat N's own page or the PIN) that
+    seat's club."""
     if seat is None:
         return TABLE_VIEWER
-    if guard.session_id(request) is None:
-        raise errors.Forbidden(errors.SEAT_VIEW_NEEDS_PIN)
+    if guard.seat_session(request, seat) is None and guard.session_id(request) is None:
+        raise errors.Forbidden(errors.SEAT_VIEW_NEEDS_PIN.format(seat=seat))
     return seat
+
+
+async def require_seat(request: Request, guard: GuardDep, seat: int) -> str:
+    """Let a request about seat ``seat``'s own page through only for a browser holding that seat (or the PIN); a
+    change also needs that session's CSRF token and our Origin."""
+    sid = guard.seat_session(request, seat) or guard.session_id(request)
+    if sid is None:
+        raise errors.Forbidden(errors.SEAT_VIEW_NEEDS_PIN.format(seat=seat))
+    if request.method not in ("GET", "HEAD"):
+        check_origin(request)
+        guard.check_csrf(sid, request.headers.get(CSRF_HEADER))
+    return sid
 
 
 Unlocked = Annotated[str, Depends(require_pin)]

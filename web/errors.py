@@ -13,7 +13,15 @@ LOGGED_OUT_ALL = "Every browser is locked again: {count} session(s) ended."
 INTERNAL = ("Something went wrong at the table and this request was not carried out. Reload the page; if it happens "
             "again, the table's log (journalctl -u touchline) says what it was.")
 NO_GAME = "There is no game yet: start one on the Admin page, then set the lineups on Matchday."
-SEAT_VIEW_NEEDS_PIN = "A seat's own view shows its secrets: unlock this browser with the table's PIN first."
+SEAT_VIEW_NEEDS_PIN = ("Seat {seat}'s own page shows that club's secrets: open /seat/{seat} and tap one of the club's "
+                       "cards on its pad, or type the table's PIN there.")
+SEAT_NOT_IN_GAME = "No club plays at seat {seat} in this game: a seat's own page opens once its club is in the game."
+TAP_TO_UNLOCK = "Tap one of seat {seat}'s own cards (a Director, Staff or Player card) on seat {seat}'s pad within two minutes."
+CLAIM_GONE = ("The wait for a tap ended (two minutes passed, or another phone asked for this seat since). Press "
+              "\"Unlock with a tap\" again, then tap one of the club's cards.")
+NOT_A_SEAT_EVENT = ("A seat's own page sends only its club's secret choices ({events}), not {type!r}: do that at the "
+                    "table or on the Play page.")
+OTHER_SEAT_EVENT = "This is seat {seat}'s own page: it answers only for seat {seat}'s club."
 CSRF_FAILED = "This form has expired or came from another site. Reload the page and try again."
 ORIGIN_FAILED = "This request came from another site, so the table refused it. Use the table's own page."
 NO_SIMULATION = "This table runs on real hardware: the virtual table only exists in simulation (touchline run --sim)."

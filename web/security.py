@@ -9,6 +9,11 @@ client waits, longer each time.  Another phone guessing does not slow the owner 
 holds a session is never throttled.  Should the owner be locked out anyway (their own typos, or a stranger on many
 addresses), the table shows a one-time code on its own screen when undo and a roll button are held together, and
 that code unlocks like the PIN.
+
+A seat's own page (``/seat/N``) is unlocked apart: by the PIN typed there, or by a tap of one of that seat's own
+cards on its pad while the page waits (:class:`SeatClaims`).  Either gives the browser a *seat session* in a cookie
+of its own (:func:`seat_cookie`): it opens seat N's page in the game being played and nothing else (no other seat's
+page, no change the PIN guards), and it is kept like the PIN's, so a restart keeps it too.
 """
 
 from __future__ import annotations
@@ -30,6 +35,10 @@ from fastapi import Request, Response
 from web import errors
 
 COOKIE = "touchline_session"
+SEAT_COOKIE = "touchline_seat_{seat}"
+"""The cookie of a seat's own page: one per seat, so a browser's owner session is never replaced by it."""
+CLAIM_SECONDS = 120.0
+"""How long a seat's page waits for a tap of one of the seat's cards."""
 CSRF_HEADER = "x-csrf-token"
 CSRF_FIELD = "csrf_token"
 MAX_FAILURES = 5
@@ -79,6 +88,10 @@ class SavedSession:
     created: float
     """Seconds since the epoch."""
     expires: float
+    seat: int | None = None
+    """The seat whose own page this session opens; None for the owner's sessions."""
+    game: int | None = None
+    """The game a seat session belongs to: a new game ends it."""
 
 
 class SessionStore(Protocol):
@@ -116,6 +129,62 @@ class MemorySessions:
             self._sessions.pop(key, None)
 
 
+class SeatClaims:
+    """Seat pages waiting for a tap: a page opens a claim for its seat, a tap of one of that seat's cards grants it
+    (the table calls :meth:`tapped`), and the page then takes its seat session with :meth:`take`.
+
+    One claim waits per seat: a newer page waiting for the same seat replaces the older one, so a tap grants only
+    the browser that asked last, and a claim lasts :data:`CLAIM_SECONDS`.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._waiting: dict[int, tuple[str, float]] = {}
+        """seat -> (claim, until): the page waiting for that seat's tap."""
+        self._granted: dict[str, tuple[int, float]] = {}
+        """claim -> (seat, until): tapped, not yet taken by its page."""
+
+    def open(self, seat: int) -> str:
+        """A new claim for ``seat`` (the one that waited before is dropped); returns its id."""
+        claim = secrets.token_urlsafe(24)
+        with self._lock:
+            self._waiting[seat] = (claim, self._clock() + CLAIM_SECONDS)
+        return claim
+
+    def waiting(self, seat: int) -> bool:
+        """Whether a page waits for a tap of this seat's card now."""
+        with self._lock:
+            found = self._waiting.get(seat)
+            return found is not None and self._clock() < found[1]
+
+    def tapped(self, seat: int) -> bool:
+        """A card of ``seat`` was tapped on its pad: grant the waiting claim (True), or False when none waits."""
+        now = self._clock()
+        with self._lock:
+            found = self._waiting.pop(seat, None)
+            if found is None or now >= found[1]:
+                return False
+            self._granted[found[0]] = (seat, now + CLAIM_SECONDS)
+            return True
+
+    def take(self, claim: str, seat: int) -> str:
+        """``"granted"`` once for a claim of ``seat`` a tap granted (it is used up then), ``"waiting"`` while it
+        waits, ``"gone"`` when it ran out, was replaced or belongs to another seat."""
+        now = self._clock()
+        with self._lock:
+            granted = self._granted.get(claim)
+            if granted is not None:
+                if granted[0] == seat and now < granted[1]:
+                    del self._granted[claim]
+                    return "granted"
+                if now >= granted[1]:
+                    del self._granted[claim]
+                return "gone"
+            found = self._waiting.get(seat)
+            return "waiting" if found is not None and found[0] == claim and now < found[1] else "gone"
+
+
 class OwnerCodes(Protocol):
     """One-time codes the table shows on its own screen (undo and a roll button held together)."""
 
@@ -139,9 +208,11 @@ class Guard:
 
     def __init__(self, pin: Callable[[], str], *, sessions: SessionStore | None = None,
                  owner_codes: OwnerCodes | None = None, clock: Callable[[], float] = time.monotonic,
-                 wall: Callable[[], float] = time.time) -> None:
-        """Check PINs with ``pin()`` (read each time, so a changed PIN applies at once); keep sessions in ``sessions``."""
+                 wall: Callable[[], float] = time.time, game: Callable[[], int | None] = lambda: None) -> None:
+        """Check PINs with ``pin()`` (read each time, so a changed PIN applies at once); keep sessions in ``sessions``;
+        ``game()`` names the game being played (a seat session holds its seat in that game only)."""
         self._pin = pin
+        self._game = game
         self._store: SessionStore = sessions if sessions is not None else MemorySessions()
         self._codes = owner_codes
         self._clock = clock
@@ -160,15 +231,15 @@ class Guard:
 
     # -- unlocking --------------------------------------------------------------------------------------
 
-    def login(self, pin: str, client: str = "?", *, has_session: bool = False) -> str:
+    def login(self, pin: str, client: str = "?", *, has_session: bool = False, seat: int | None = None) -> str:
         """Return a new session token for the right PIN or a valid one-time code; raise Forbidden otherwise.
 
         ``client`` is who is guessing (see :func:`client_key`); ``has_session``: the browser holds a valid
-        session already, so it is never throttled.
+        session already, so it is never throttled.  With ``seat`` the session opens only that seat's own page.
         """
         guess = pin.strip()
         if self._codes is not None and guess and self._codes.consume(guess):
-            return self._new_session()
+            return self._new_session(seat)
         now = self._clock()
         with self._lock:
             record = self._clients.get(client)
@@ -196,12 +267,17 @@ class Guard:
                     raise errors.Forbidden(errors.TOO_MANY_TRIES.format(minutes=_minutes(wait)))
         if not right:
             raise errors.Forbidden(errors.WRONG_PIN)
-        return self._new_session()
+        return self._new_session(seat)
 
-    def _new_session(self) -> str:
+    def grant_seat(self, seat: int) -> str:
+        """A new session token for seat ``seat``'s own page in the game being played (a tap of its card granted it)."""
+        return self._new_session(seat)
+
+    def _new_session(self, seat: int | None = None) -> str:
         token = secrets.token_urlsafe(32)
         now = self._wall()
-        saved = SavedSession(_hash(token), secrets.token_urlsafe(24), now, now + SESSION_DAYS * 86400)
+        saved = SavedSession(_hash(token), secrets.token_urlsafe(24), now, now + SESSION_DAYS * 86400, seat,
+                             None if seat is None else self._game())
         with self._lock:
             self._sessions[saved.key] = saved
             oldest = [self._sessions.popitem(last=False)[1] for _ in range(len(self._sessions) - SESSIONS_KEPT)]
@@ -213,11 +289,27 @@ class Guard:
     # -- sessions ---------------------------------------------------------------------------------------
 
     def session_id(self, request: Request) -> str | None:
-        """The session of a request whose cookie holds a token the table issued and has not ended, else None."""
+        """The owner's session of a request whose cookie holds a token the table issued and has not ended, else None."""
         return self.session_id_of(request.cookies.get(COOKIE, ""))
 
     def session_id_of(self, token: str) -> str | None:
-        """The session a cookie's token belongs to, while it lasts, else None."""
+        """The owner's session a cookie's token belongs to, while it lasts, else None (a seat session is not one)."""
+        saved = self._valid(token)
+        return saved.key if saved is not None and saved.seat is None else None
+
+    def seat_session(self, request: Request, seat: int) -> str | None:
+        """The session of seat ``seat``'s own page that the request's cookie holds, else None."""
+        return self.seat_session_of(request.cookies.get(seat_cookie(seat), ""), seat)
+
+    def seat_session_of(self, token: str, seat: int) -> str | None:
+        """The seat session a token belongs to when it opens ``seat``'s page in the game being played, else None."""
+        saved = self._valid(token)
+        if saved is None or saved.seat != seat or saved.game != self._game():
+            return None
+        return saved.key
+
+    def _valid(self, token: str) -> SavedSession | None:
+        """The session a cookie's token belongs to, while it lasts (kept in use), else None."""
         if not token or len(token) > 128:
             return None
         key = _hash(token)
@@ -230,7 +322,7 @@ class Guard:
         with self._lock:
             if key in self._sessions:
                 self._sessions.move_to_end(key)  # in use: the last to be ended for room
-        return key
+        return saved
 
     def seconds_left(self, sid: str) -> int:
         """How long a session still lasts, in whole seconds (0 when it has ended)."""
@@ -267,9 +359,14 @@ def _minutes(seconds: float) -> int:
     return max(1, round(seconds / 60))
 
 
-def set_session_cookie(response: Response, token: str, secure: bool, max_age: int) -> None:
+def seat_cookie(seat: int) -> str:
+    """The name of the cookie that holds seat ``seat``'s own page's session."""
+    return SEAT_COOKIE.format(seat=seat)
+
+
+def set_session_cookie(response: Response, token: str, secure: bool, max_age: int, name: str = COOKIE) -> None:
     """Put the session token into an HttpOnly, SameSite=Strict cookie that outlives the browser window."""
-    response.set_cookie(COOKIE, token, max_age=max_age, httponly=True, samesite="strict", secure=secure, path="/")
+    response.set_cookie(name, token, max_age=max_age, httponly=True, samesite="strict", secure=secure, path="/")
 
 
 def check_origin(request: Request) -> None:

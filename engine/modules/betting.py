@@ -511,7 +511,7 @@ BETTING = host.register(host.Module(
         "the Bet board; a right bet pays ×4, ×3 or ×2 at the End of the week (003 l.377–432).",
     events={
         "bet": host.EventSpec('seat, on: a space ("3/1/0/0") or the spaces of a border or corner, stake: € of the '
-                              "club's own added to the supply's 1 € (default 0)", on_bet),
+                              "club's own added to the supply's 1 € (default 0)", on_bet, seat_page=True),
         "betting_cards": host.EventSpec("cards: the Opponent cards drawn at random for the remaining Betting tokens "
                                         "(setup, fewer than four clubs)", on_betting_cards),
     },

@@ -948,7 +948,8 @@ CLUB_MATCHES = host.register(host.Module(
         "formation": host.EventSpec('seat, shape ("4-4-2": Defenders-Midfielders-Forwards): the formation a club '
                                     "declares for a half of a match between clubs", _on_formation),
         "arrange": host.EventSpec("seat, players (zone, jersey, card, style; the first half also stands and assign): "
-                                  "a club's secret arrangement of its jersey markers for a half", _on_arrange),
+                                  "a club's secret arrangement of its jersey markers for a half", _on_arrange,
+                                  seat_page=True),
     },
     phases=(host.Phase(STAGE, "Matchday (the matches between clubs)", begin=_begin, step=_step, over=_over,
                        awaiting=_awaiting, use_card=_use_card, pass_=_pass_event, offers=_offers),),

@@ -680,7 +680,8 @@ EPIC_LEAGUE = host.register(host.Module(
     doc="003 l.436: ten weeks on a 30-space League table with a Winter Break after week 5 and two Objectives.",
     events={
         "winter_objective": host.EventSpec("seat, card, result (fulfilled, perfect, missed): the Objective a club fulfilled "
-                                           "before the Winter Break, or the one it discards", _on_winter_objective),
+                                           "before the Winter Break, or the one it discards", _on_winter_objective,
+                                           seat_page=True),
         "winter_tokens": host.EventSpec("tokens (kinds): the Winter Break tokens the table reveals for a draft round", _on_tokens),
         "winter_pick": host.EventSpec("seat, token (kind): the Winter Break token a club takes in the draft", _on_pick),
         "winter_place": host.EventSpec("seat, token (kind), card: where a club puts a Winter Break token it drafted", _on_place),

@@ -19,7 +19,7 @@ def test_a_seats_own_view_needs_the_pin_and_shows_that_club_its_objective(client
     assert own[0]["objective"] is None and own[1]["objective"] is not None
     client.post("/api/session/logout", headers=game)
     refused = client.get("/api/state", params={"seat": 2})
-    assert refused.status_code == 403 and refused.json()["detail"] == errors.SEAT_VIEW_NEEDS_PIN
+    assert refused.status_code == 403 and refused.json()["detail"] == errors.SEAT_VIEW_NEEDS_PIN.format(seat=2)
     assert client.get("/api/live", params={"seat": 2}).status_code == 403
 
 

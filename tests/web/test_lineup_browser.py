@@ -112,10 +112,11 @@ def test_the_lineup_page_asks_the_engine_keeps_the_draft_and_says_success_in_gre
     http.close()
 
 
-def test_a_match_between_clubs_is_arranged_on_the_lineup_page_in_both_halves(
+def test_a_match_between_clubs_is_arranged_on_each_seats_own_page_in_both_halves(
         browser: Browser, served: Served) -> None:  # noqa: F811
-    """003 l.143–156: the declared formation is filled by the engine, each arrangement recorded in secret, and the
-    second half moves the first half's markers (the page starts from them)."""
+    """003 l.143–156: the declared formation is filled by the engine, each arrangement recorded in secret on the
+    seat's own page (the Lineup page's editor there), and the second half moves the first half's markers (the page
+    starts from them)."""
     from .test_club_matches_page import TWO_WEEKS, answer_club_match
 
     http, csrf = api_session(served)
@@ -126,11 +127,11 @@ def test_a_match_between_clubs_is_arranged_on_the_lineup_page_in_both_halves(
     visits = Visits(browser, **PHONE)
     page = visits.context.new_page()
     unlock(page, served.url)
-    page.goto(served.url + "/lineup")
     msg = page.locator("#lineup-msg")
     for half in (1, 2):
         for seat in (fixture["host"], fixture["visitor"]):
-            page.select_option("#seat", str(seat))
+            page.goto(served.url + f"/seat/{seat}")  # the owner's PIN opens every seat's own page
+            expect(page.locator("#seat-arrange")).to_be_visible()
             if half == 1:
                 expect(page.locator("#counts")).to_contain_text("On the pitch 0/10")
                 page.click("#fill")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib import resources
 
@@ -37,13 +38,16 @@ def _read(name: str) -> str:
 
 
 @cache
-def render(page: str) -> str:
-    """The full HTML of one page: the shared shell around the page's own body."""
+def render(page: str, title: str | None = None) -> str:
+    """The full HTML of one page: the shared shell around the page's own body (``title``: of a page the
+    navigation does not list, such as a seat's own)."""
     nav = "".join(f'<a href="{path}" data-page="{name}">{title}</a>'
                   for path, (name, title) in PAGES.items() if name not in ("final", "tv"))
-    title = next(t for n, t in PAGES.values() if n == page)
+    title = title or next(t for n, t in PAGES.values() if n == page)
+    # A page may take another's body in (a seat's own page holds the Lineup page's editor).
+    body = re.sub(r"\{\{include:([a-z]+)\}\}", lambda m: _read(f"{m.group(1)}.html"), _read(f"{page}.html"))
     return (_read("shell.html").replace("{{title}}", title).replace("{{page}}", page)
-            .replace("{{nav}}", nav).replace("{{body}}", _read(f"{page}.html")))
+            .replace("{{nav}}", nav).replace("{{body}}", body))
 
 
 def _add(path: str, page: str) -> None:

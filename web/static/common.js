@@ -40,11 +40,12 @@ export function nameOf(thing) {
   return thing.name ?? thing.team ?? thing.id ?? "";
 }
 
-/** Open the live stream and call onSnapshot with each snapshot; EventSource reconnects by itself. */
-export function live(onSnapshot) {
+/** Open the live stream (``url``: a seat's own is ``/api/live?seat=N``) and call onSnapshot with each snapshot;
+ * EventSource reconnects by itself. */
+export function live(onSnapshot, url = "/api/live") {
   const badge = document.getElementById("live");
   const setState = (state, text) => { if (badge) { badge.dataset.state = state; badge.textContent = text; } };
-  const source = new EventSource("/api/live");
+  const source = new EventSource(url);
   source.addEventListener("open", () => setState("open", "live"));
   source.addEventListener("error", () => setState("lost", "reconnecting…"));
   source.addEventListener("snapshot", (event) => {
@@ -70,6 +71,9 @@ export async function session() {
   csrf = data.csrf;
   return data;
 }
+
+/** Send this CSRF token with later changes (a seat's own page holds its seat's session, not the PIN's). */
+export function useCsrf(token) { csrf = token; }
 
 /** The sentence to show for a refused or invalid request. */
 export function problem(data, status) {

@@ -1,6 +1,8 @@
 // The lineup editor: jersey markers and Player cards into the nine zones. The engine checks every marker placed
 // (POST /api/lineup/check) and places the rest when asked (POST /api/lineup/fill); what the club has (its Stands,
 // blank markers, who may play) comes from the club's limits in the table's view. The page decides no rule itself.
+// The Lineup page edits any club's lineup; a seat's own page uses the same editor for its secret arrangement of a
+// match between clubs (``seatEditor``), which only that page sends.
 import {cardName, cardNames, fill, h, live, nameOf, post, say, session, words} from "./common.js";
 import {logItem, side as badge} from "./view.js";
 
@@ -19,10 +21,12 @@ export const SENTENCES = {
   recorded: "Lineup recorded: play a Tactic if you want, then kick off.",
   secondHalf: "Second half: the same jersey markers, in the zones you choose now.",
   arranged: (half) => `Arranged in secret for the ${half === 2 ? "second" : "first"} half: the other club sees it when both have arranged.`,
+  onSeatPage: (seat) => `Seat ${seat} arranges its jersey markers in secret on its own page (/seat/${seat}), not here.`,
 };
 
 let latest = null;
 let seat = null;
+let ownPage = false;      // true on a seat's own page: the seat is fixed and the secret arrangement is sent from here
 let chosen = null;        // a bench item waiting for a zone
 let placed = [];          // bench items with a zone, in the order placed
 let assigned = {};        // card id -> {resource: n}, for the Player cards' match actions
@@ -61,6 +65,9 @@ function benchItems() {
   return [...cards, ...markers, ...blanks];
 }
 
+/** Where the engine is asked about the lineup: the owner's API, or the seat's own on its page. */
+function api() { return ownPage ? `/api/seat/${seat}` : "/api"; }
+
 function body() {
   return {seat, stands: Number($("stands").value) || 0, assign: assignment(),
     players: placed.map((p) => ({zone: p.zone, jersey: p.jersey, card: p.card, style: p.kind === "card" ? null : p.style}))};
@@ -74,7 +81,7 @@ function assignment() {
 /** Ask the engine about the markers placed so far; returns its answer (or null when a newer question was asked). */
 async function check() {
   const mine = ++asked;
-  const r = await post("/api/lineup/check", body());
+  const r = await post(`${api()}/lineup/check`, body());
   if (mine !== asked) return null;
   verdict = r.ok ? r.data : {ok: false, why: r.message, index: null};
   return verdict;
@@ -266,7 +273,7 @@ function takeBack(p) {
 
 /** The engine places the rest around the markers placed so far. */
 async function fillRest() {
-  const r = await post("/api/lineup/fill", body());
+  const r = await post(`${api()}/lineup/fill`, body());
   if (!r.ok) { say($("lineup-msg"), r.message, false); return; }
   const items = benchItems();
   const blanks = items.filter((i) => i.kind === "blank" && !placed.some((p) => p.key === i.key));
@@ -286,8 +293,9 @@ async function record() {
   const b = body();
   const arrange = arranging();
   if (arrange) {
+    if (!ownPage) { say($("lineup-msg"), SENTENCES.onSeatPage(seat), false); return; }
     const secret = arrange.half === 2 ? {seat, players: b.players} : b;
-    const r = await post("/api/actions/event", {type: "arrange", ...secret});
+    const r = await post(`/api/seat/${seat}/event`, {type: "arrange", ...secret});
     say($("lineup-msg"), r.ok ? SENTENCES.arranged(arrange.half) : r.message, r.ok);
     if (r.ok) forget();
     return;
@@ -324,7 +332,8 @@ function clubMatchStep(f) {
   const role = f.host === seat ? "Host" : "Visitor";
   const half = f.half === 2 ? "second half" : "first half";
   if (f.step === "played") return `Played against Seat ${other}: see the breakdown on the Table page.`;
-  if (f.step === "arrange") return `${role} against Seat ${other}, ${half}: arrange your jersey markers below and record them (secret until both have).`;
+  if (f.step === "arrange") return ownPage ? `${role} against Seat ${other}, ${half}: arrange your jersey markers below and record them (secret until both have).`
+    : `${role} against Seat ${other}, ${half}: ${SENTENCES.onSeatPage(seat)}`;
   if (f.step === "formation") return `${role} against Seat ${other}, ${half}: Seat ${f.declarer} declares its formation first (its button, or the Play page).`;
   return `${role} against Seat ${other}, ${half}: follow the Play page (abilities, ready for the half, the tie-break).`;
 }
@@ -357,7 +366,9 @@ $("seat").addEventListener("change", () => {
 });
 
 await cardNames();
-live((snapshot) => {
+
+/** Draw one snapshot into the editor. */
+function update(snapshot) {
   latest = snapshot;
   const clubs = snapshot.game?.clubs || [];
   if (!clubs.some((c) => c.seat === seat)) {
@@ -378,5 +389,17 @@ live((snapshot) => {
   if (events !== seenEvents && seenEvents !== -1 && placed.length && due) check().then((a) => { if (a) tell(); });
   seenEvents = events;
   draw();
-});
-session().then((s) => { $("lineup-locked").hidden = s.unlocked; });
+}
+
+/** The editor on seat ``n``'s own page: that seat only; returns the function to call with each of its snapshots. */
+export function seatEditor(n) {
+  ownPage = true;
+  seat = n;
+  $("seat").closest("label").hidden = true;
+  return update;
+}
+
+if (document.body.dataset.page === "lineup") {
+  live(update);
+  session().then((s) => { $("lineup-locked").hidden = s.unlocked; });
+}

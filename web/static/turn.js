@@ -13,7 +13,7 @@ function field(f) {
     f.choices.map((c) => h("option", {value: c.value}, c.label))));
 }
 
-function option(opt, msg) {
+function option(opt, msg, target) {
   const fields = (opt.fields || []).filter((f) => f.choices.length || !f.list);
   const send = async (event) => {
     const row = event.target.closest(".choice");
@@ -25,7 +25,7 @@ function option(opt, msg) {
       else body[name] = value;
     }
     event.target.disabled = true;
-    const r = await post("/api/actions/event", body);
+    const r = await post(target, body);
     event.target.disabled = false;
     const text = r.ok ? `Done: ${opt.label.split(" (")[0]}.` : r.message;
     say(msg, text, r.ok);
@@ -40,7 +40,7 @@ function option(opt, msg) {
     why ? h("small", {class: "why"}, ` — not now: ${why}`) : null);
 }
 
-function ask(a, msg) {
+function ask(a, msg, target) {
   const groups = [];
   for (const opt of a.options) {
     const g = opt.group || "";
@@ -51,7 +51,7 @@ function ask(a, msg) {
   return h("article", {class: "ask", dataset: {seat: a.seat, need: a.need}},
     h("h3", {}, a.title), a.hint ? h("p", {class: "hint"}, a.hint) : null,
     groups.map(({g, opts}) => {
-      const body = opts.map((o) => option(o, msg));
+      const body = opts.map((o) => option(o, msg, target));
       if (!g || g === "pass" || g === "bet" || g === "bid") return body;
       // Everything the rules refuse now folds away, so the choices that work stand out on a phone.
       const open = opts.some((o) => !o.why_not);
@@ -60,15 +60,16 @@ function ask(a, msg) {
     }));
 }
 
-/** Draw what the page can answer now into ``box`` (call on every snapshot); messages go to ``msg``. */
-export async function drawAsks(box, msg) {
+/** Draw what the page can answer now into ``box`` (call on every snapshot); messages go to ``msg``.  A seat's own
+ * page reads its asks from ``source`` and sends them to ``target``. */
+export async function drawAsks(box, msg, {source = "/api/choices", target = "/api/actions/event"} = {}) {
   if (!box) return;
   let data;
-  try { data = await (await fetch("/api/choices")).json(); } catch { return; }
+  try { data = await (await fetch(source)).json(); } catch { return; }
   const key = JSON.stringify(data.asks || []);
   if (key === shown) return;  // keep what someone is choosing in a list while nothing changed
   shown = key;
   const asks = data.asks || [];
   box.hidden = !asks.length;
-  fill(box, asks.length ? [h("h2", {}, "Steps on the page"), asks.map((a) => ask(a, msg))] : null);
+  fill(box, asks.length ? [h("h2", {}, "Steps on the page"), asks.map((a) => ask(a, msg, target))] : null);
 }
