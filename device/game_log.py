@@ -85,10 +85,12 @@ class Reader:
 
     def line(self, line: Mapping[str, Any], viewer: int | str) -> dict[str, Any]:
         """One line as ``viewer`` may read it: names instead of seats and ids; a secret line keeps its sentence but
-        not the cards it names, except for its own seat and the owner."""
+        not the cards it names, except for its own seat and the owner (a ``face_down`` one, such as the Opponent
+        cards dealt, for the owner only: not even its own seat has seen them)."""
         seat = line.get("seat")
+        readers = (EVERYTHING,) if line.get("face_down") else (EVERYTHING, seat)
         out = {k: v for k, v in line.items()
-               if not (line.get("secret") and viewer not in (EVERYTHING, seat) and k in ("card", "cards"))}
+               if not (line.get("secret") and viewer not in readers and k in ("card", "cards"))}
         if isinstance(line.get("text"), str):
             out["text"] = self.text(line["text"])
         if isinstance(seat, int) and seat in self.clubs:

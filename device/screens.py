@@ -179,10 +179,11 @@ def ordinal(n: Any) -> str:
     return f"{number}{suffix}"
 
 
-def compose(view: Mapping[str, Any] | None, seat: int, message: Message | None = None) -> SeatScreen:
+def compose(view: Mapping[str, Any] | None, seat: int, message: Message | None = None, address: str = "") -> SeatScreen:
     """What ``seat``'s screen says, given the game view and the latest message for that seat.
 
-    Once the game is over the seat's rank and VP come first, whatever else was said last.
+    Once the game is over the seat's rank and VP come first, whatever else was said last.  With nothing to say, the
+    club's name and ``address``: where a phone opens the seat's own page.
     """
     if not view:
         msg = message or Message(NO_GAME_DETAIL)
@@ -196,7 +197,7 @@ def compose(view: Mapping[str, Any] | None, seat: int, message: Message | None =
         extra = (message.headline, *message.detail) if message is not None and message.headline else ()
         message = Message(final.headline, tuple(dict.fromkeys((*final.detail, *extra))))
     elif message is None:
-        message = Message(str(_get(club, "name", default=f"Seat {seat}")))
+        message = Message(str(_get(club, "name", default=f"Seat {seat}")), (address,) if address else ())
     return SeatScreen(where_line(view), numbers_line(club), message.headline, message.detail)
 
 

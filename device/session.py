@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import socket
 import threading
 import time
 from collections import deque
@@ -55,6 +56,8 @@ ENROL_NO_TAG = "No card has been tapped for enrolment: start enrolment, then tap
 ENROL_NOT_WAITING = 'The table is not waiting for a card to enrol: press "Enrol a card" first.'
 UNKNOWN_DECK_CARD = 'There is no card "{card}" in the deck: pick one from the deck list.'
 NO_GAME_YET = "There is no game yet: start one on the page."
+SECRET_LINE = "(secret)"
+"""What the page shows for a line of a seat's screen that names a card the viewer may not see."""
 SEAT_PAGE_UNLOCKED = "Phone unlocked"
 SEAT_PAGE_UNLOCKED_DETAIL = "It shows your club's own page"
 CANNOT_SAVE = "Cannot save!"
@@ -242,7 +245,7 @@ class Session:
                     card = written
             if seat is not None and card is not None and self._holds(seat, card) and self.seat_claims.tapped(seat):
                 # A phone waits for this seat's own page: a card of the club on its own pad unlocks it, unplayed.
-                self._say(seat, SEAT_PAGE_UNLOCKED, SEAT_PAGE_UNLOCKED_DETAIL)
+                self._say(seat, SEAT_PAGE_UNLOCKED, SEAT_PAGE_UNLOCKED_DETAIL, self.page_address(seat))
                 self._changed()
                 return
             self.input(Tap(reading.reader, seat, reading.uid, card))
@@ -603,7 +606,14 @@ class Session:
                 # The result stays large; what the seat is asked to do next goes right under it.
                 lines = (prompt.headline, *message.detail)
             message = Message(message.headline, tuple(dict.fromkeys(lines)))
-        return self._named(screens.compose(view, seat, message))
+        return self._named(screens.compose(view, seat, message, address=self.page_address(seat)))
+
+    def page_address(self, seat: int) -> str:
+        """Where a phone opens this seat's own page, short enough for a screen's line: the table's first name in
+        the table file, else the machine's own name on the local network (and the port when not 80)."""
+        host = self.config.names[0] if self.config.names else f"{socket.gethostname()}.local"
+        port = "" if self.config.port == 80 else f":{self.config.port}"
+        return f"{host}{port}/seat/{seat}"
 
     def _named(self, screen: SeatScreen) -> SeatScreen:
         """``screen`` with clubs, cards and dice by their names: the engine's sentences name seats and ids."""
@@ -638,6 +648,10 @@ class Session:
     def snapshot(self, viewer: int | str = TABLE_VIEWER) -> dict[str, Any]:
         """Everything the page shows a viewer: the game view, recent announcements, each screen's text."""
         reader = self.reader()
+        # A seat's screen faces that seat only; on the page, a line of it naming a card the viewer may not see (an
+        # Objective tapped at the Winter Break) is left out.
+        secret = engine.secret_cards(self.state, viewer) if self.state is not None else frozenset()
+        words = tuple(w for c in secret for w in (c, self._card_name(c)))
         # The engine's view says what the viewer may see: at the table (the default) no Objective and no face-down
         # Opponent card, and secret announcements without the cards they name; a seat sees its own as well.
         game = None if self.state is None else engine.view(self.profile, self.state, viewer)
@@ -650,7 +664,9 @@ class Session:
             "log": [reader.line(line, viewer) for line in self.recent],
             "history": list(self.history),
             "screens": {
-                sid: {"seat": self.screen_seat.get(sid), "version": self.screen_versions.get(sid, 0), "lines": self.owner_code.hide(screen.lines())}
+                sid: {"seat": self.screen_seat.get(sid), "version": self.screen_versions.get(sid, 0),
+                      "lines": [SECRET_LINE if any(w in line for w in words) else line
+                                for line in self.owner_code.hide(screen.lines())]}
                 for sid, screen in self._last_screens.items()
             },
             "enrolment": dict(self.enrolment) if self.enrolment is not None else None,

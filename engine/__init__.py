@@ -29,7 +29,7 @@ from engine.errors import EngineError
 from engine.reducer import GAME_DOC, GAME_EVENT, Step, apply, check_game, replay, why_not
 from engine.rules.league import week_opponent
 from engine.state import State
-from engine.views import final_scores, view
+from engine.views import final_scores, secret_cards, view
 
 __all__ = [
     "EVENT_TYPES",
@@ -50,6 +50,7 @@ __all__ = [
     "modules",
     "replay",
     "seat_events",
+    "secret_cards",
     "undo",
     "view",
     "week_opponent",

@@ -200,6 +200,8 @@ HOOKS: Final[Mapping[str, Hook]] = MappingProxyType({
     "view": Hook("collect", "(profile, state, viewer) -> [(name, value)]: the module's part of a viewer's view "
                             "(secrets only for the viewers that may see them)"),
     "candidates": Hook("collect", "(profile, state, need) -> [event]: events worth trying for a need (legal events)"),
+    "secret_cards": Hook("collect", "(state, viewer) -> [card id]: the cards in a club's hand the module keeps secret "
+                                    "from this viewer now (a second Objective, one discarded face down)"),
 })
 
 

@@ -18,7 +18,7 @@ from engine.rules.matchday import unseen_marker_sides
 from engine.state import Club, Game, State
 from engine.tx import Tx
 
-__all__ = ["EVERYTHING", "SECRETS", "TABLE", "final_scores", "league_positions", "may_use", "view"]
+__all__ = ["EVERYTHING", "SECRETS", "TABLE", "final_scores", "league_positions", "may_use", "secret_cards", "view"]
 
 
 #: `view`'s viewer showing everything, secrets included (the default: the owner's page, tests, exports).
@@ -69,6 +69,15 @@ def _hidden(state: State, club: Club, viewer: int | str) -> tuple[str, ...]:
     if state.stage in ("setup", "monday", "tuesday", "wednesday", "thursday"):
         hidden.append("opponent")  # not even its own club has seen it yet
     return tuple(hidden)
+
+
+def secret_cards(state: State, viewer: int | str) -> frozenset[str]:
+    """The cards in the clubs' hands that ``viewer`` may not see now: each other club's Objective until the Final
+    scoring, and the modules' secret cards.  Whatever is shown to the viewer (a seat's screen on the page) names
+    none of them.  (A club's face-down Opponent stack is no card in its hand: nothing shows it before its Matchday.)"""
+    hidden = {c.objective for c in state.clubs if c.objective and "objective" in _hidden(state, c, viewer)}
+    hidden.update(host.rules_for(state.game).secret_cards(state, viewer))  # type: ignore[attr-defined]
+    return frozenset(hidden)
 
 
 def _infrastructure_view(board: Board, club: Club) -> list[dict[str, Any]]:

@@ -205,6 +205,8 @@ def asks(profile: Profile, game: dict[str, Any] | None, state: Any = None) -> li
             out.append(_club_match_ask(wait, who))
         elif need in ("winter_pick", "winter_place"):
             out.append(_winter_ask(game, club, wait, who))
+        elif need == "winter_objective" and (secret := _winter_objective(profile, game, club, wait, who)) is not None:
+            out.append(secret)
         elif need == "objective_result":
             card = wait.get("card") or club.get("objective")
             name = profile.cards[card].name if card in profile.cards else "its Objective"
@@ -303,6 +305,28 @@ def _winter_tokens(game: dict[str, Any], wait: dict[str, Any]) -> dict[str, Any]
             "title": f"The table: {count} Winter Break tokens for round {wait.get('round')} of Winter Training",
             "hint": TOKENS_HINT, "options": [_option("These tokens", {"type": "winter_tokens"}, None, fields=[
                 {"name": "tokens", "label": f"Token {i + 1}", "list": True, "choices": pool} for i in range(count)])]}
+
+
+WINTER_OBJECTIVE_HINT = ("Before the Winter Break: the Objective you fulfilled scores now; if you fulfilled neither, "
+                         "say which one you discard. The other stays face down for the rest of the season.")
+WINTER_RESULTS = (("fulfilled", "Fulfilled: {name}"), ("perfect", "Fulfilled perfectly: {name}"),
+                  ("missed", "Fulfilled neither: discard {name}"))
+
+
+def _winter_objective(profile: Profile, game: dict[str, Any], club: dict[str, Any], wait: dict[str, Any],
+                      who: str) -> dict[str, Any] | None:
+    """Which of its two Objectives a club fulfilled before the Winter Break, or discards (the Epic League): only in
+    the club's own view, which holds both cards (None elsewhere: nobody else may see them)."""
+    seat = wait["seat"]
+    held = [c for c in (club.get("objective"), _epic(game).get("second", {}).get(str(seat))) if c]
+    if not held:
+        return None
+    name = lambda c: profile.cards[c].name if c in profile.cards else c  # noqa: E731
+    return {"seat": seat, "need": "winter_objective", "title": f"{who}: your Objectives before the Winter Break",
+            "hint": WINTER_OBJECTIVE_HINT,
+            "options": [_option(label.format(name=name(card)), {"type": "winter_objective", "seat": seat, "card": card,
+                                                                "result": result}, group="" if result != "missed" else "pass")
+                        for card in held for result, label in WINTER_RESULTS]}
 
 
 def _winter_ask(game: dict[str, Any], club: dict[str, Any], wait: dict[str, Any], who: str) -> dict[str, Any]:

@@ -21,6 +21,7 @@ CLAIM_GONE = ("The wait for a tap ended (two minutes passed, or another phone as
               "\"Unlock with a tap\" again, then tap one of the club's cards.")
 NOT_A_SEAT_EVENT = ("A seat's own page sends only its club's secret choices ({events}), not {type!r}: do that at the "
                     "table or on the Play page.")
+ELSEWHERE = "Anything else (passing, say) is done at the table with your button, or on the Play page."
 OTHER_SEAT_EVENT = "This is seat {seat}'s own page: it answers only for seat {seat}'s club."
 CSRF_FAILED = "This form has expired or came from another site. Reload the page and try again."
 ORIGIN_FAILED = "This request came from another site, so the table refused it. Use the table's own page."

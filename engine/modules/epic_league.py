@@ -651,6 +651,13 @@ def _view(profile: Profile, state: State, viewer: Any) -> list[tuple[str, Any]]:
     return [(NAME, out)]
 
 
+def _secret_cards(state: State, viewer: Any) -> list[str]:
+    """Another club's second Objective, and the Objective it discarded at the break (face down, l.477)."""
+    mine = _mine(state)
+    return ([c for s, c in mine.second if viewer not in ("all", s)]
+            + [c for s, c, r in mine.winter if r == "missed" and viewer not in ("all", s)])
+
+
 def _candidates(profile: Profile, state: State, need: dict[str, Any]) -> list[dict[str, Any]]:
     """Events worth trying for the module's needs (the tests' random games, the page's hints)."""
     what, seat = need.get("need"), need.get("seat")
@@ -690,6 +697,7 @@ EPIC_LEAGUE = host.register(host.Module(
                        pass_=_pass, turn_actions=("hire", "sell", "pass")),),
     hooks={"opponents_needed": _opponents_needed, "opponent_decks": _opponent_decks, "objectives_kept": _objectives_kept,
            "deck": _deck, "not_dealt": _not_dealt, "objective_kept": _objective_kept, "setup_check": _setup_check,
+           "secret_cards": _secret_cards,
            "awaiting": _awaiting_setup, "board": _board, "week_phases": _week_phases, "score_parts": _score_parts,
            "footballer": _footballer, "abilities": _abilities, "after_match": _after_match, "view": _view, "candidates": _candidates},
     data=(host.DataFile(DATA_FILE, _read, doc="the League table extension: its teams, VP by position, the Objective cards "

@@ -164,7 +164,8 @@ def on_opponents(tx: Tx) -> None:
     if others and len(cards) not in others:
         raise E.NotAllowed(E.SETUP_OPPONENT_COUNT.format(seat=seat, count=len(cards), others=others.pop()))
     tx.put(evolve(club, opponents=tuple(c.id for c in cards)))
-    tx.say("opponents", seat, f"Seat {seat} is dealt {len(cards)} Opponent cards: the game lasts {len(cards)} weeks.", cards=[c.id for c in cards], secret=True)  # face down
+    tx.say("opponents", seat, f"Seat {seat} is dealt {len(cards)} Opponent cards: the game lasts {len(cards)} weeks.", cards=[c.id for c in cards], secret=True,
+           face_down=True)  # the stack is face down: not even its own seat sees the cards until each Matchday
 
 
 def on_objective(tx: Tx) -> None:

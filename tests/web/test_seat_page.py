@@ -8,13 +8,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from device.serve import make_app
 from web import errors
 from web.security import COOKIE, seat_cookie
 
-from .conftest import PIN, TWO_CLUBS, open_table
+from .conftest import PIN, TWO_CLUBS, open_table, play_until
 
 
 @contextmanager
@@ -75,8 +76,8 @@ def test_a_tap_of_the_clubs_own_card_opens_its_page_for_that_browser_and_no_othe
         assert p.post("/api/actions/undo", headers={"x-csrf-token": granted["csrf"]}).status_code == 403
     # The tap that unlocked was held for the phone, not played; the screen says so.
     assert len(client.get("/api/log", params={"limit": 200}).json()["lines"]) == events_before
-    screens = client.get("/api/state").json()["screens"]
-    assert any("Phone unlocked" in s["lines"] for s in screens.values() if s["seat"] == 2)
+    seat2 = next(s["lines"] for s in client.get("/api/state").json()["screens"].values() if s["seat"] == 2)
+    assert "Phone unlocked" in seat2 and any(line.endswith("/seat/2") for line in seat2)
 
 
 def test_a_newer_phone_waiting_for_the_seat_replaces_the_older_and_a_tap_without_a_wait_is_played(
@@ -158,3 +159,61 @@ def test_a_seat_page_stays_open_across_a_restart_and_closes_with_a_new_game(tmp_
         assert browser.get("/api/state", params={"seat": 2}).status_code == 403
         browser.portal.call(table.stop)
     table.session.store.close()
+
+
+def test_a_seats_page_places_its_bet_in_secret_and_offers_no_other_seats_choices(
+        client: TestClient, game: dict[str, str]) -> None:
+    betting = {**TWO_CLUBS, "modules": ["betting"], "options": {"weeks": 2}}
+    assert client.post("/api/actions/new-game", json=betting, headers=game).status_code == 200
+    play_until(client, game, "betting")
+    with phone(client) as p:
+        csrf = {"x-csrf-token": p.post("/api/seat/1/unlock", json={"pin": PIN}).json()["csrf"]}
+        (ask,) = p.get("/api/seat/1/choices").json()["asks"]
+        # the bet itself is the seat's own; passing is done at the table (or the Play page), so it is not offered
+        assert ask["need"] == "bet" and [o["event"]["type"] for o in ask["options"]] == ["bet"]
+        assert ask["hint"].endswith(errors.ELSEWHERE)
+        assert p.get("/api/seat/2/choices").status_code == 403
+        where = next(c["value"] for c in ask["options"][0]["fields"][0]["choices"] if "corner" in c["label"])
+        placed = p.post("/api/seat/1/event", json={**ask["options"][0]["event"], "on": where, "stake": 0}, headers=csrf)
+        assert placed.status_code == 200, placed.text
+        own = p.get("/api/state", params={"seat": 1}).json()["game"]["modules"]["betting"]["bets"][0]
+        assert own["on"] == where.split("|") and own["stake"] == 0
+        assert p.get("/api/seat/1/choices").json() == {"asks": []}  # answered
+    public = client.get("/api/state").json()["game"]["modules"]["betting"]["bets"][0]
+    assert public == {"seat": 1, "answered": True, "placed": True, "secret": True}
+
+
+@pytest.mark.slow
+def test_at_the_winter_break_a_seats_page_offers_its_two_objectives_and_nobody_elses_page_does() -> None:
+    """003 l.477: each club says which of its two Objectives it fulfilled before the break, or discards one."""
+    import asyncio
+    import json
+    import tempfile
+
+    from device.replay import parse, run_step
+    from device.sim import SimulatedTable
+
+    from .test_no_leak import SCENARIOS, Viewers, asgi_get
+
+    scenario = parse(SCENARIOS / "epic-league-game.toml")
+    with tempfile.TemporaryDirectory() as tmp, SimulatedTable.open(Path(tmp) / "t.db", dice=scenario.dice) as table:
+        for step in scenario.steps:
+            run_step(table, step)
+            if any(w.get("need") == "winter_objective" for w in table.session.state.awaiting):
+                break
+        viewers = Viewers(table)
+        viewers.unlock_seats()
+        state, profile = table.session.state, table.session.profile
+        held = [state.club(1).objective, dict(state.slice("epic_league").second)[1]]
+
+        def get(path: str, viewer: int | str) -> dict[str, Any]:
+            return json.loads(asyncio.run(asgi_get(viewers.app, path, "", viewers.cookies[viewer])))
+
+        (ask,) = get("/api/seat/1/choices", 1)["asks"]
+        assert ask["need"] == "winter_objective"
+        assert {(o["event"]["card"], o["event"]["result"]) for o in ask["options"]} == {
+            (c, r) for c in held for r in ("fulfilled", "perfect", "missed")}
+        assert profile.cards[held[1]].name in {o["label"].split(": ")[-1].removeprefix("discard ") for o in ask["options"]}
+        # the Play page (the table's view) has no such ask, and seat 2's page cannot read seat 1's
+        assert not [a for a in get("/api/choices", "table")["asks"] if a["need"] == "winter_objective"]
+        assert get("/api/seat/1/choices", 2)["detail"] == errors.SEAT_VIEW_NEEDS_PIN.format(seat=1)

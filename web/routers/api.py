@@ -32,12 +32,14 @@ async def what_happened(table: TableDep, viewer: ViewerDep,
 
 
 @router.get("/deck", summary="The cards of the loaded deck, filtered")
-def deck(table: TableDep,
+def deck(request: Request, table: TableDep, guard: GuardDep,
          q: Annotated[str, Query(max_length=40, description="words in the name or id")] = "",
          kind: Annotated[str | None, Query(max_length=20, pattern=r"^[a-z_]+$")] = None) -> list[dict[str, Any]]:
-    """Cards whose name or id contains every word of ``q``, of ``kind`` when given."""
+    """Cards whose name or id contains every word of ``q``, of ``kind`` when given (whether a card's tag is
+    enrolled only for the owner: a tag first read in a game would tell everyone which card was just tapped)."""
     words = q.lower().split()
-    return [card for card in table.deck()
+    owner = guard.session_id(request) is not None
+    return [card if owner else {k: v for k, v in card.items() if k != "enrolled"} for card in table.deck()
             if (kind is None or card.get("kind") == kind)
             and all(w in f"{card.get('id', '')} {card.get('name', '')}".lower() for w in words)]
 

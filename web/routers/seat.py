@@ -135,7 +135,9 @@ def seat_asks(table: Table, seat: int) -> list[dict[str, Any]]:
             continue
         options = [o for o in ask.get("options", []) if o.get("event", {}).get("type") in own]
         if options:
-            out.append({**ask, "options": options})
+            elsewhere = len(options) < len(ask.get("options", []))
+            out.append({**ask, "options": options,
+                        "hint": " ".join(filter(None, (ask.get("hint"), errors.ELSEWHERE if elsewhere else None)))})
     return out
 
 

@@ -24,7 +24,8 @@ export function status(game) {
   if (stage) parts.push(stage);
   if (game.turn) parts.push(`${clubOf(game, game.turn)}'s turn`);
   const waits = (game.awaiting || []).filter((w) => waitText(w, game));
-  const onPage = (w) => (["lineup", "kickoff", "arrange"].includes(w.need) ? [" ", h("a", {href: "/lineup"}, "Open the Lineup page")]
+  const ownPage = (w) => location.pathname === `/seat/${w.seat}` ? null : [" ", h("a", {href: `/seat/${w.seat}`}, `Open seat ${w.seat}'s own page`)];
+  const onPage = (w) => (["arrange", "winter_objective", "bet"].includes(w.need) && w.seat ? ownPage(w) : ["lineup", "kickoff"].includes(w.need) ? [" ", h("a", {href: "/lineup"}, "Open the Lineup page")]
     : (w.page || ["action", "suspensions", "objective_result", "bet", "betting_cards", "winter_tokens", "winter_pick", "winter_place"].includes(w.need)) && document.body.dataset.page !== "play"
       && !document.getElementById("asks") ? [" ", h("a", {href: "/play"}, "Open the Play page")] : null);
   // Which rules the game plays (the engine's own line): the Table page and the TV say it under the stage.
