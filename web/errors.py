@@ -26,6 +26,8 @@ OTHER_SEAT_EVENT = "This is seat {seat}'s own page: it answers only for seat {se
 CSRF_FAILED = "This form has expired or came from another site. Reload the page and try again."
 ORIGIN_FAILED = "This request came from another site, so the table refused it. Use the table's own page."
 NO_SIMULATION = "This table runs on real hardware: the virtual table only exists in simulation (touchline run --sim)."
+SCREEN_SECRET = ("This seat's screen shows what only that club may see right now (look at the table, or unlock this "
+                 "browser with the PIN); it comes back with the next change.")
 UNKNOWN_SCREEN = "There is no screen called {screen!r} at this table. The virtual table page lists the screens."
 UNKNOWN_PAD = "There is no pad called {pad!r} at this table. The virtual table page lists the pads."
 UNKNOWN_BUTTON = "There is no button called {button!r} at this table. The virtual table page lists the buttons."

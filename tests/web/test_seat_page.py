@@ -191,6 +191,7 @@ def test_at_the_winter_break_a_seats_page_offers_its_two_objectives_and_nobody_e
     import tempfile
 
     from device.replay import parse, run_step
+    from device.session import SECRET_LINE
     from device.sim import SimulatedTable
 
     from .test_no_leak import SCENARIOS, Viewers, asgi_get
@@ -217,3 +218,15 @@ def test_at_the_winter_break_a_seats_page_offers_its_two_objectives_and_nobody_e
         # the Play page (the table's view) has no such ask, and seat 2's page cannot read seat 1's
         assert not [a for a in get("/api/choices", "table")["asks"] if a["need"] == "winter_objective"]
         assert get("/api/seat/1/choices", 2)["detail"] == errors.SEAT_VIEW_NEEDS_PIN.format(seat=1)
+        # A seat taps the Objective it fulfilled: its own screen names it, the page shows that line to nobody else,
+        # and the virtual table's frame of that screen is the owner's only until the next change.
+        steps = iter(scenario.steps[scenario.steps.index(step) + 1:])
+        while not any(SECRET_LINE in s["lines"] for s in table.session.snapshot("table")["screens"].values()):
+            run_step(table, next(steps))
+        screen = next(sid for sid, s in table.session.snapshot("table")["screens"].items() if SECRET_LINE in s["lines"])
+        seat = table.session.screen_seat[screen]
+        assert SECRET_LINE not in table.session.snapshot(seat)["screens"][screen]["lines"]
+        frame = f"/api/sim/screens/{screen}.png"
+        assert get(frame, "table")["detail"] == errors.SCREEN_SECRET
+        owner = f"{COOKIE}={viewers.app.state.guard.login(PIN)}"
+        assert asyncio.run(asgi_get(viewers.app, frame, "", owner)).startswith(b"\x89PNG")

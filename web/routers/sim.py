@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter, Response
+from engine.views import EVERYTHING
+from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from web import errors, models
-from web.deps import SimDep, TableDep, Unlocked
+from web.deps import GuardDep, SimDep, TableDep, Unlocked
 from web.interface import SimulatedHardware, Table
 
 router = APIRouter(prefix="/api/sim", tags=["virtual table"])
@@ -32,10 +34,18 @@ def layout(sim: SimDep) -> dict[str, Any]:
 
 @router.get("/screens/{screen}.png", summary="The frame a simulated screen holds now",
             responses={200: {"content": {"image/png": {}}}}, response_class=Response)
-def screen(screen: str, sim: SimDep) -> Response:
-    """The simulated display's image as PNG; never cached, since it changes as the game goes."""
+def screen(screen: str, sim: SimDep, request: Request, guard: GuardDep) -> Response:
+    """The simulated display's image as PNG; never cached, since it changes as the game goes.  While a seat's
+    screen shows what only that seat may see (its Objective tapped at the Winter Break), only the owner gets it."""
     _known(sim, "screens", screen, errors.UNKNOWN_SCREEN)
+    if guard.session_id(request) is None and _lines(request, "table", screen) != _lines(request, EVERYTHING, screen):
+        raise errors.Forbidden(errors.SCREEN_SECRET)
     return Response(sim.frame_png(screen), media_type="image/png", headers={"Cache-Control": "no-store"})
+
+
+def _lines(request: Request, viewer: str, screen: str) -> Any:
+    """A screen's lines as ``viewer``'s snapshot shows them (built once per change, as the live stream's)."""
+    return json.loads(request.app.state.live.encoded(viewer).json).get("screens", {}).get(screen, {}).get("lines")
 
 
 async def _do(table: Table, act: Callable[[], None]) -> dict[str, Any]:
