@@ -728,6 +728,93 @@ def record_epic(out: Path) -> None:
                       "A whole four-club Epic League: ten weeks, the Winter Break after week 5, the final scoring, on the simulated table.")
 
 
+TRANSFER_WEEKS = 3
+
+
+def _transfer_turns(rec: Recorder, week: int) -> None:
+    """Tuesday to Thursday with Transferring Players: in week 1 an offer from the page is declined with a hold, the
+    next accepted with a press; in week 2 the seller taps its Youngster, steps its button to an auction and nobody
+    bids; in week 3 an auction from the page at 1 € is raised on three clubs' buttons until all but one pass."""
+    table = rec.table
+    seller = table.view()["turn"]
+    bidders = [s for s in SEATS if s > seller] + [s for s in SEATS if s < seller]
+    if week == 1:
+        owner = bidders[0]
+        wanted = STARTERS[owner][0]
+        rec.page({"type": "offer", "seat": seller, "card": wanted, "amount": 1},
+                 f"Week 1, Tuesday: Seat {seller} offers 1 € for Seat {owner}'s Veteran from the Play page; Seat "
+                 f"{owner} declines with a hold.")
+        rec.hold(f"seat{owner}.roll")
+        rec.check("The offer is declined: one of three.", view={f"modules.transfers.declined.{seller}": 1})
+        rec.page({"type": "offer", "seat": seller, "card": wanted, "amount": 3},
+                 f"Seat {seller} offers 3 €; Seat {owner} accepts with a press.")
+        rec.press(f"seat{owner}.roll")
+        rec.check("The Veteran has changed clubs: the hire was the seller's action.",
+                  view={"modules.transfers.last.kind": "offer", "modules.transfers.last.buyer": seller})
+    elif week == 2:
+        youngster = STARTERS[seller][1]
+        rec.tap(f"seat{seller}.tap", youngster, f"Week 2, Tuesday: Seat {seller} taps its Youngster; its button steps "
+                                                 "to 'Auction' and a hold opens the auction at his Strength + 2.")
+        while "Auction" not in table.screen(f"seat{seller}.screen").headline:
+            rec.press(f"seat{seller}.roll")
+        rec.hold(f"seat{seller}.roll")
+        ask = table.view()["modules"]["transfers"]["auction"]["ask"]
+        rec.check("Every screen shows the card, the asking price and whose turn it is to bid.",
+                  screen={f"seat{s}.screen": f"ask €{ask}" for s in SEATS})
+        for seat in bidders:
+            rec.hold(f"seat{seat}.roll", "Nobody bids: each club holds its button." if seat == bidders[0] else None)
+        rec.check("Nobody bid: the Youngster is sold to the supply for his Strength.",
+                  view={"modules.transfers.last.buyer": 0, "modules.transfers.last.seller": seller})
+    elif week == 3:
+        veteran = STARTERS[seller][0]
+        rec.page({"type": "auction", "seat": seller, "card": veteran, "ask": 1},
+                 f"Week 3, Tuesday: Seat {seller} auctions its Veteran from the Play page, asking 1 €.")
+        for n, seat in enumerate(bidders):
+            rec.press(f"seat{seat}.roll", comment="Three clubs raise one step each on their buttons." if n == 0 else None)
+        rec.check("Every screen shows the highest bid and whose turn it is.",
+                  screen={f"seat{s}.screen": "€3" for s in SEATS})
+        rec.hold(f"seat{bidders[0]}.roll", "The first passes with a hold, for good; the second raises; the third passes: sold.")
+        rec.press(f"seat{bidders[1]}.roll")
+        rec.hold(f"seat{bidders[2]}.roll")
+        rec.check("The last bidder has the Veteran with his tokens; the seller has the bid and 1 € from the supply.",
+                  view={"modules.transfers.last.buyer": bidders[1], "modules.transfers.last.amount": 4})
+    while table.view()["stage"] in ("tuesday", "wednesday", "thursday"):
+        before = (table.view()["stage"], table.view()["turn"], table.session.state.events)
+        rec.hold(f"seat{table.view()['turn']}.roll", "The other turns are passed." if week == 1 and table.view()["stage"] == "tuesday" else None)
+        if (table.view()["stage"], table.view()["turn"], table.session.state.events) == before:
+            raise RuntimeError(f"a hold changed nothing: {table.view()['awaiting']}")
+
+
+def play_transfers_game(rec: Recorder) -> None:
+    """A whole four-club game of three weeks with Transferring Players (003 l.13–58): an offer declined and one
+    accepted, an auction opened on the button that nobody bids in, an auction raised on three clubs' buttons."""
+    from engine.legal import auto_lineup
+
+    table = rec.table
+    profile = table.session.profile
+    action = {**new_game_action(), "clubs": _clubs_with_their_starters(), "deal": True, "modules": ["transfers"],
+              "options": {"weeks": TRANSFER_WEEKS}}
+    rec.page(action, "The page starts a three-week game with Transferring Players; the table deals each club's Opponents.")
+    rec.check("Week 1 begins.", view={"stage": "monday", "week": 1, "game.text": "Eleven with Transferring Players; Weeks 3."})
+    for week in range(1, TRANSFER_WEEKS + 1):
+        board_meetings(rec, week)
+        _transfer_turns(rec, week)
+        for seat in SEATS:
+            state = table.session.state
+            lineup = {k: v for k, v in auto_lineup(profile, state.club(seat), state).items() if k not in ("seat", "type")}
+            rec.page({"type": "lineup", "seat": seat, **lineup},
+                     f"Week {week}, Matchday: Seat {seat} fields its footballers from the page." if seat == 1 else None)
+        _matches(rec, week)
+    play_end(rec)
+
+
+def record_transfers(out: Path) -> None:
+    """Record scenarios/transfers-game.toml."""
+    _record(out, "transfers-game.toml", play_transfers_game, "A whole game with Transferring Players",
+            "A whole four-club game with the Transferring Players module: auctions on the buttons and offers between "
+            "clubs, on the simulated table.")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Record every shipped scenario (into the folder given as the first argument, else next to this file)."""
     out = Path(argv[0]) if argv else HERE
@@ -753,6 +840,7 @@ def main(argv: list[str] | None = None) -> int:
     record_every_module(out)
     record_club_matches(out)
     record_epic(out)
+    record_transfers(out)
     return 0
 
 

@@ -72,7 +72,8 @@ def test_the_shipped_scenarios_are_recorded_from_the_current_rules_and_deck(tmp_
     from scenarios import record
 
     assert record.main([str(tmp_path)]) == 0
-    for name in ("full-week.toml", "full-game.toml", "modules-game.toml", "club-matches-game.toml", "epic-league-game.toml"):
+    for name in ("full-week.toml", "full-game.toml", "modules-game.toml", "club-matches-game.toml", "epic-league-game.toml",
+                 "transfers-game.toml"):
         fresh = (tmp_path / name).read_text(encoding="utf-8")
         shipped = (ROOT / "scenarios" / name).read_text(encoding="utf-8")
         assert fresh == shipped, f"scenarios/{name} is out of date: run `python -m scenarios.record` and commit it"
