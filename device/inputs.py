@@ -231,8 +231,9 @@ WINTER_RESULTS = ("fulfilled", "perfect", "missed")
 """How an Objective tapped at the Winter Break went, in the order the button steps (missed: it is the one discarded)."""
 MATCH_TURNS = ("abilities", "half")
 """Needs of a match between clubs in which a club's own card tapped uses its ability (a hold passes)."""
-POTENTIAL_STATS = ("fanbase", "operation", "fitness")
-"""Stats a Club potential roll may raise, in the order the button steps through them (the engine refuses others)."""
+POTENTIAL_STATS = ("budget", "fanbase", "operation", "fitness")
+"""The Stats, in the order the button steps through those a Club potential roll may raise now (the engine says which:
+the board forbids one, and a Stat at the top is not offered)."""
 
 
 @dataclass(slots=True)
@@ -636,7 +637,12 @@ class Interpreter:
         if entry is not None and entry.get("need") == "action" and entry.get("free_only"):
             return self._say(seat, ACTION_TAKEN, END_TURN)
         if entry is not None and entry.get("need") == "action":
-            pending = _Pending("potential", {"type": "potential", "seat": seat}, options=POTENTIAL_STATS, prompt="Potential")
+            event = {"type": "potential", "seat": seat}
+            stats = tuple(s for s in POTENTIAL_STATS if game.why_not({**event, "stat": s}) is None)
+            if not stats:  # none may be raised now: the engine's reason for the first
+                first = {**event, "stat": POTENTIAL_STATS[0]}
+                return self._refuse(seat, game.why_not(first) or NOTHING_TO_ROLL, first)
+            pending = _Pending("potential", event, options=stats, prompt="Potential")
             self._pending[seat] = pending
             return Outcome(messages={seat: self._pending_message(pending)})
         return self._say(seat, NOTHING_TO_ROLL)

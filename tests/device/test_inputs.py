@@ -35,6 +35,8 @@ class Game:
     outcomes: dict[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
     """What the engine would announce for an event type (a keep: what the held roll decides)."""
     boards: dict[int, str] = field(default_factory=dict)
+    stats_refused: tuple[str, ...] = ("budget",)
+    """The Stats a Club potential may not raise now (the demo board forbids Budget)."""
 
     def kind(self, card: str) -> str | None:
         return KINDS.get(card)
@@ -61,6 +63,8 @@ class Game:
         return self.choose.get(str(event.get("card")), ())
 
     def why_not(self, event: Mapping[str, Any]) -> str | None:
+        if event.get("type") == "potential" and event.get("stat") in self.stats_refused:
+            return f"The {str(event['stat']).capitalize()} Stat cannot be raised now."
         return self.refuses.get(str(event.get("type")))
 
     def preview(self, event: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
@@ -175,6 +179,17 @@ def test_club_potential_picks_a_stat_with_the_button(clock: Clock) -> None:
     assert "Fanbase" in interp.handle(press(2), Game(TURN)).messages[2].headline
     interp.handle(press(2), Game(TURN))
     assert interp.handle(hold(2), Game(TURN)).events == ({"type": "potential", "seat": 2, "stat": "operation"},)
+
+
+def test_club_potential_steps_only_through_the_stats_the_engine_would_raise(clock: Clock) -> None:
+    interp = make(clock)
+    top = Game(TURN, stats_refused=("budget", "fanbase"))  # Fanbase is at the top level
+    assert "Operation" in interp.handle(press(2), top).messages[2].headline
+    interp.handle(press(2), top)
+    assert interp.handle(hold(2), top).events == ({"type": "potential", "seat": 2, "stat": "fitness"},)
+    none = Game(TURN, stats_refused=("budget", "fanbase", "operation", "fitness"))
+    out = interp.handle(press(2), none)
+    assert out.refused and out.events == () and "Budget" in out.messages[2].text()
 
 
 def test_after_the_action_a_press_says_a_hold_ends_the_turn(clock: Clock) -> None:
