@@ -728,7 +728,7 @@ class Display:
         else:
             serial = i2c(port=self.bus, address=self.address)
         model = ssd1306 if self.kind == "ssd1306" else sh1106
-        return model(serial_interface=serial, width=WIDTH, height=HEIGHT, rotate=self.rotate)
+        return _share_tables(model(serial_interface=serial, width=WIDTH, height=HEIGHT, rotate=self.rotate))
 
     def _offline(self, exc: BaseException) -> None:
         device, self._device = self._device, None
@@ -760,6 +760,23 @@ class Display:
         (log.info if online else log.warning)("display %s: %s", self.name, detail)
         if self._on_health is not None:
             self._on_health(HealthReading(self.name, online, detail))
+
+
+_LUMA_TABLES: dict[tuple[str, int, int], list[int]] = {}
+"""One copy of each of luma's per-panel lookup tables, by name and panel size."""
+
+
+def _share_tables(device: Any) -> Any:
+    """Let panels of one size share luma's two lookup tables of 8,192 numbers each (about 300 KB a panel, and a
+    panel that comes back gets a new device while the old one lives on in luma's exit hook).  Equal tables only:
+    luma's own ``display`` would read the same numbers; this driver sends its pages itself."""
+    for name in ("_mask", "_offsets"):
+        table = getattr(device, name, None)
+        if isinstance(table, list):
+            shared = _LUMA_TABLES.setdefault((name, device.width, device.height), table)
+            if shared is not table and shared == table:
+                setattr(device, name, shared)
+    return device
 
 
 def _page_bytes(image: Image.Image) -> list[bytes]:
