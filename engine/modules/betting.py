@@ -46,7 +46,7 @@ TOKENS: Final = 4
 BEGIN: Final = ("Betting: each club may place its Betting token on the Bet board (the Play page) with 1 € from the "
                 "supply and any € of its own, or hold its button to skip; bets stay secret until every club has "
                 "answered.")
-WAIT: Final = "Seat {seat}: bet on the Play page, or hold the button to skip."
+WAIT: Final = "Seat {seat}: bet on its own page (or the Play page), or hold the button to skip."
 WAIT_SHORT: Final = "Bet on the page"
 WAIT_HINT: Final = "Hold: no bet"
 PLACED: Final = "Seat {seat} places its Betting token (secret until every club has answered)."

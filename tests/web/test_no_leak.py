@@ -147,9 +147,18 @@ STREAMS = ("/api/live",)
 """Routes that never end: read by their first event (``first_event``)."""
 
 
-def fill(path: str, seat: int) -> str:
-    """A route's path with its parameters filled in for ``seat`` (a screen's frame: that seat's screen)."""
-    return (path.replace("{seat}", str(seat)).replace("{screen}", f"seat{seat}.screen"))
+PARAMETERS = {"{seat}": "{seat}", "{screen}": "seat{seat}.screen", "{game_id}": "{game}", "{season_id}": "1"}
+"""How each path parameter of a route is filled in for a seat (and the game being played); a route with another one
+makes the test say so."""
+
+
+def fill(path: str, seat: int, game: int | None = None) -> str:
+    """A route's path with its parameters filled in for ``seat`` (a screen's frame: that seat's screen) and the game
+    being played."""
+    for name, value in PARAMETERS.items():
+        path = path.replace(name, value.format(seat=seat, game=game or 1))
+    assert "{" not in path, f"{path}: say in PARAMETERS how this route's parameter is filled in, so it is read too"
+    return path
 
 
 async def asgi_get(app: FastAPI, path: str, query: str = "", cookie: str = "", *, stream: bool = False) -> bytes:
@@ -213,11 +222,11 @@ class Viewers:
         out = []
         for pattern in self.routes:
             for seat in SEATS:
-                if "{" not in pattern and seat > 1:
-                    break
+                if "{seat}" not in pattern and "{screen}" not in pattern and seat > 1:
+                    break  # one route for the whole table
                 if pattern.startswith(("/seat/", "/api/seat/")) and seat == viewer:
                     continue  # the seat's own page, as that seat: its own secrets are its to see
-                path = fill(pattern, seat)
+                path = fill(pattern, seat, self.running.game_id)
                 if pattern in STREAMS:
                     query = f"seat={viewer}" if isinstance(viewer, int) else ""
                     out.append((f"{path}?{query} stream", await asgi_get(self.app, path, query, cookie, stream=True)))

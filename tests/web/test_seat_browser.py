@@ -92,3 +92,30 @@ def test_the_pin_on_a_seat_page_opens_it_and_the_table_page_links_each_seat(brow
     assert visits.outside(served.url) == []
     visits.context.close()
     http.close()
+
+
+def test_a_seat_places_its_bet_on_its_own_page_and_the_table_sees_only_that_it_bet(
+        browser: Browser, served: Served) -> None:  # noqa: F811
+    from .test_betting_page import BETTING
+
+    http, csrf = api_session(served)
+    assert http.post("/api/actions/new-game", json=BETTING, headers=csrf).status_code == 200
+    play_until(http, csrf, "betting")
+    visits = Visits(browser, **PHONE)
+    page = visits.page(served.url + "/seat/1")
+    page.fill("#seat-pin-value", PIN)
+    page.click("#seat-pin button[type=submit]")
+    ask = page.locator('#seat-asks .ask[data-need="bet"]')
+    expect(ask).to_contain_text("your bet this week")
+    expect(ask.get_by_role("button", name="No bet this week")).to_have_count(0)  # a pass is said at the table
+    ask.locator('select[data-name="on"]').select_option("3/1/0/0|3/0/0/0")
+    shoot(page, "seat-bet")
+    ask.get_by_role("button", name="Place the bet").click()
+    expect(page.locator("#seat-msg")).to_contain_text("Done: Place the bet.")
+    bet = served.table.session.state.slice("betting").bets[0]
+    assert bet.seat == 1 and bet.spaces == ("3/1/0/0", "3/0/0/0")
+    table = visits.page(served.url + "/")
+    expect(table.locator('#bets li[data-seat="1"]')).to_contain_text("token placed (secret")
+    expect(table.locator("#betting")).not_to_contain_text("3/1/0/0 | 3/0/0/0")
+    visits.context.close()
+    http.close()
