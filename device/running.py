@@ -54,6 +54,7 @@ class RunningTable:
         demo`` stops on the first tap or press a person makes)."""
         self.demo: Any = None
         """The demo's state while ``touchline demo`` runs (the page shows it), else None."""
+        session.seat_claims.listener = self._phone_waits
 
     @property
     def sim(self) -> Any:
@@ -154,9 +155,19 @@ class RunningTable:
                 if self.session.version != version:
                     await self._after_change()
                     continue
+            if self.session.seat_claims.ran_out():
+                await asyncio.to_thread(self.session.refresh)  # the seat's screen no longer asks for a tap
+                await self._after_change()
+                continue
             if self.pager.due():
                 # Only a page turns: the displays change, the game and the page's snapshot do not.
                 await asyncio.to_thread(self.redraw)
+
+    def _phone_waits(self, seat: int) -> None:
+        """A seat's page waits for a tap (called from the page's thread): its screen asks for one now."""
+        self.session.refresh()
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._after_change()))
 
     def feed(self, reading: Any) -> None:
         """Hand a reading in from the loop itself, as a driver would (``touchline demo`` plays its steps so)."""

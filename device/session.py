@@ -56,6 +56,8 @@ ENROL_NO_TAG = "No card has been tapped for enrolment: start enrolment, then tap
 ENROL_NOT_WAITING = 'The table is not waiting for a card to enrol: press "Enrol a card" first.'
 UNKNOWN_DECK_CARD = 'There is no card "{card}" in the deck: pick one from the deck list.'
 NO_GAME_YET = "There is no game yet: start one on the page."
+PHONE_WAITING = "Tap a card"
+PHONE_WAITING_DETAIL = ("of your club to unlock", "your phone's page")
 SECRET_LINE = "(secret)"
 """What the page shows for a line of a seat's screen that names a card the viewer may not see."""
 SEAT_PAGE_UNLOCKED = "Phone unlocked"
@@ -565,6 +567,11 @@ class Session:
                 self.screen_versions[screen_id] = self.screen_versions.get(screen_id, 0) + 1
 
     @_locked
+    def refresh(self) -> None:
+        """Take in a change the page made outside the game (a phone waiting for a seat's tap): the screens again."""
+        self._changed()
+
+    @_locked
     def waiting_seats(self) -> set[int]:
         """Seats the table waits for now (their button lights up)."""
         if self.state is None:
@@ -588,6 +595,9 @@ class Session:
         if seat is None:
             message = self.everyone or screens.shared_message(view, self.shared)
             return self._named(SeatScreen(screens.where_line(view), "", message.headline, message.detail))
+        if self.seat_claims.waiting(seat):
+            # A phone waits for this seat's own page: the next tap of one of the club's cards unlocks it.
+            return self._named(screens.compose(view, seat, Message(PHONE_WAITING, PHONE_WAITING_DETAIL)))
         message = self.everyone or self.messages.get(seat)
         prompt = self.interpreter.prompt(seat, self._view())
         held_roll = bool(self.kinds.get(seat, set()) & {"roll", "reroll"}) and any(

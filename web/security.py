@@ -140,6 +140,8 @@ class SeatClaims:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._lock = threading.Lock()
+        self.listener: Callable[[int], None] | None = None
+        """Called with the seat when a page starts waiting for its tap (the table says so on that seat's screen)."""
         self._waiting: dict[int, tuple[str, float]] = {}
         """seat -> (claim, until): the page waiting for that seat's tap."""
         self._granted: dict[str, tuple[int, float]] = {}
@@ -150,7 +152,18 @@ class SeatClaims:
         claim = secrets.token_urlsafe(24)
         with self._lock:
             self._waiting[seat] = (claim, self._clock() + CLAIM_SECONDS)
+        if self.listener is not None:
+            self.listener(seat)
         return claim
+
+    def ran_out(self) -> bool:
+        """Whether a wait ran out since last asked (each such wait is forgotten then): its screen says so no more."""
+        now = self._clock()
+        with self._lock:
+            gone = [seat for seat, (_, until) in self._waiting.items() if now >= until]
+            for seat in gone:
+                del self._waiting[seat]
+        return bool(gone)
 
     def waiting(self, seat: int) -> bool:
         """Whether a page waits for a tap of this seat's card now."""

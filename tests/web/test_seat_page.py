@@ -3,6 +3,7 @@ kept across a restart, ended by a new game; it sends only the club's own secret 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,7 +14,9 @@ from fastapi.testclient import TestClient
 
 from device.serve import make_app
 from web import errors
-from web.security import COOKIE, seat_cookie
+from device.running import RunningTable
+from device.session import PHONE_WAITING, PHONE_WAITING_DETAIL, SEAT_PAGE_UNLOCKED
+from web.security import CLAIM_SECONDS, COOKIE, seat_cookie
 
 from .conftest import PIN, TWO_CLUBS, open_table, play_until
 
@@ -54,6 +57,7 @@ def test_a_tap_of_the_clubs_own_card_opens_its_page_for_that_browser_and_no_othe
         waiting = p.post("/api/seat/2/claim")
         assert waiting.status_code == 200 and waiting.json()["message"] == errors.TAP_TO_UNLOCK.format(seat=2)
         assert p.post("/api/seat/2/claim/check").json()["waiting"] is True
+    assert _screen(client, 2)[2:] == [PHONE_WAITING, *PHONE_WAITING_DETAIL]  # the seat's screen asks for the tap
     # Seat 2's Director on seat 1's pad is no unlock of seat 2; on seat 2's own pad it is.
     _tap(client, "seat1.tap", director)
     with phone(client) as p:
@@ -76,8 +80,27 @@ def test_a_tap_of_the_clubs_own_card_opens_its_page_for_that_browser_and_no_othe
         assert p.post("/api/actions/undo", headers={"x-csrf-token": granted["csrf"]}).status_code == 403
     # The tap that unlocked was held for the phone, not played; the screen says so.
     assert len(client.get("/api/log", params={"limit": 200}).json()["lines"]) == events_before
-    seat2 = next(s["lines"] for s in client.get("/api/state").json()["screens"].values() if s["seat"] == 2)
-    assert "Phone unlocked" in seat2 and any(line.endswith("/seat/2") for line in seat2)
+    seat2 = _screen(client, 2)
+    assert SEAT_PAGE_UNLOCKED in seat2 and any(line.endswith("/seat/2") for line in seat2)
+
+
+def _screen(client: TestClient, seat: int) -> list[str]:
+    """The lines of a seat's screen as the page shows them."""
+    return next(s["lines"] for s in client.get("/api/state").json()["screens"].values() if s["seat"] == seat)
+
+
+def test_a_seats_screen_asks_for_the_tap_only_while_its_page_waits(client: TestClient, table: RunningTable,
+                                                                   game: dict[str, str]) -> None:
+    before = _screen(client, 1)
+    with phone(client) as p:
+        p.post("/api/seat/1/claim")
+    assert PHONE_WAITING in _screen(client, 1)
+    table.session.clock.advance(CLAIM_SECONDS + 1)  # nobody tapped within the two minutes
+    for _ in range(200):  # the table notices at its next tick
+        if PHONE_WAITING not in _screen(client, 1):
+            break
+        client.portal.call(asyncio.sleep, 0.05)
+    assert _screen(client, 1) == before
 
 
 def test_a_newer_phone_waiting_for_the_seat_replaces_the_older_and_a_tap_without_a_wait_is_played(
