@@ -33,6 +33,10 @@ The app builds each viewer's snapshot once per change and sends the same bytes t
   half-made on a seat's buttons (a Stat being stepped through) should drop it when the page answers for that seat.
 
 A refusal raises ``ValueError`` (the engine's errors do) with a sentence; the page shows it and nothing changed.
+
+A table may also offer ``game_id`` (the number of the game being played: a seat's own page holds its seat in that
+game only) and ``seat_claims`` (a ``web.security.SeatClaims`` whose ``tapped(seat)`` it calls when one of a seat's
+own cards is tapped on that seat's pad while the seat's page waits, instead of playing the tap).
 """
 
 from __future__ import annotations

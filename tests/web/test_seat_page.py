@@ -119,12 +119,14 @@ def test_a_newer_phone_waiting_for_the_seat_replaces_the_older_and_a_tap_without
 
 def test_the_pin_typed_on_a_seat_page_opens_that_seat_only_and_the_owner_opens_every_seat(
         client: TestClient, game: dict[str, str]) -> None:
-    assert client.get("/api/seat/1/session").json()["unlocked"] is True  # the owner's PIN session
+    owner = client.get("/api/seat/1/session").json()
+    assert owner["unlocked"] is True and owner["owner"] is True  # the owner's PIN session opens every seat's page
     with phone(client) as p:
         wrong = p.post("/api/seat/1/unlock", json={"pin": "0000"})
         assert wrong.status_code == 403 and wrong.json()["detail"] == errors.WRONG_PIN
         right = p.post("/api/seat/1/unlock", json={"pin": PIN})
         assert right.status_code == 200 and seat_cookie(1) in right.cookies
+        assert p.get("/api/seat/1/session").json()["owner"] is False
         assert p.get("/api/state", params={"seat": 1}).status_code == 200
         assert p.get("/api/state", params={"seat": 2}).status_code == 403
         assert p.get("/api/session").json()["unlocked"] is False

@@ -54,9 +54,11 @@ async def seat_page(seat: SeatNumber) -> HTMLResponse:
 
 @router.get("/api/seat/{seat}/session", summary="Whether this browser holds this seat's own page")
 def seat_session(seat: SeatNumber, request: Request, guard: GuardDep) -> dict[str, Any]:
-    """``unlocked`` (by the seat's own session, or the owner's) and the CSRF token its changes send."""
-    sid = guard.seat_session(request, seat) or guard.session_id(request)
-    return {"seat": seat, "unlocked": sid is not None, "csrf": guard.csrf_token(sid) if sid else None}
+    """``unlocked`` (by the seat's own session, or the owner's: ``owner``) and the CSRF token its changes send."""
+    own = guard.seat_session(request, seat)
+    sid = own or guard.session_id(request)
+    return {"seat": seat, "unlocked": sid is not None, "owner": sid is not None and own is None,
+            "csrf": guard.csrf_token(sid) if sid else None}
 
 
 def _give_seat(request: Request, response: Response, guard: Any, seat: int, token: str) -> dict[str, Any]:

@@ -91,5 +91,6 @@ $("seat-lock-again").addEventListener("click", async () => { await call(`/api/se
 
 await cardNames();
 const mine = await (await fetch(`/api/seat/${seat}/session`, {credentials: "same-origin"})).json().catch(() => null);
-if (mine?.unlocked) open(mine.csrf);
+// The owner's PIN opens every seat's page: locking this one would not close it, so it is not offered.
+if (mine?.unlocked) { open(mine.csrf); $("seat-lock-again").hidden = Boolean(mine.owner); }
 else $("seat-lock").hidden = false;
