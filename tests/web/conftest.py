@@ -14,6 +14,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -76,15 +77,46 @@ def app(table: RunningTable) -> FastAPI:
     return create_app(table)
 
 
-@pytest.fixture
-def client(app: FastAPI, table: RunningTable) -> Iterator[TestClient]:
-    """A browser without the PIN; the table runs on the client's event loop while it is open."""
+@contextmanager
+def started_client(app: FastAPI, table: RunningTable) -> Iterator[TestClient]:
+    """A browser without the PIN on ``app``; the table runs on the client's event loop while it is open."""
     with TestClient(app, base_url="http://table.local") as c:
         c.portal.call(table.start)
         try:
             yield c
         finally:
             c.portal.call(table.stop)
+
+
+@pytest.fixture
+def client(app: FastAPI, table: RunningTable) -> Iterator[TestClient]:
+    """A browser without the PIN; the table runs on the client's event loop while it is open."""
+    with started_client(app, table) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def locked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, RunningTable]]:
+    """One table and a browser without the PIN, shared by a module's tests that must each leave the table as it
+    was (a refusal): each test checks that it did, so none can hide a change from the next."""
+    table = open_table(tmp_path_factory.mktemp("locked") / "touchline.db")
+    try:
+        with started_client(create_app(table), table) as c:
+            yield c, table
+    finally:
+        table.session.store.close()
+
+
+@pytest.fixture(scope="module")
+def playing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, RunningTable, dict[str, str]]]:
+    """As ``locked``, with the browser unlocked and a two-club game under way: the browser, the table and the
+    CSRF header."""
+    table = open_table(tmp_path_factory.mktemp("playing") / "touchline.db")
+    try:
+        with started_client(create_app(table), table) as c:
+            yield c, table, start_game(c, unlock(c))
+    finally:
+        table.session.store.close()
 
 
 def unlock(client: TestClient | httpx.Client, pin: str = PIN) -> dict[str, str]:
@@ -165,12 +197,17 @@ def _lineup(club: dict[str, Any], pitch: dict[str, Any]) -> dict[str, Any]:
     return {"type": "lineup", "seat": club["seat"], "players": players, "stands": 0}
 
 
-@pytest.fixture
-def game(client: TestClient, csrf: dict[str, str]) -> dict[str, str]:
-    """A running two-club game; returns the CSRF header."""
+def start_game(client: TestClient, csrf: dict[str, str]) -> dict[str, str]:
+    """Start the two-club game from the page; return the CSRF header."""
     response = client.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf)
     assert response.status_code == 200, response.text
     return csrf
+
+
+@pytest.fixture
+def game(client: TestClient, csrf: dict[str, str]) -> dict[str, str]:
+    """A running two-club game; returns the CSRF header."""
+    return start_game(client, csrf)
 
 
 def free_port() -> int:

@@ -171,7 +171,8 @@ BAD_BODIES: list[tuple[str, Any, str]] = [
 
 @pytest.mark.parametrize(("path", "body", "field"), BAD_BODIES)
 def test_a_malformed_body_gets_422_naming_the_field_and_changes_nothing(
-        client: TestClient, table: RunningTable, game: dict[str, str], path: str, body: Any, field: str) -> None:
+        playing: tuple[TestClient, RunningTable, dict[str, str]], path: str, body: Any, field: str) -> None:
+    client, table, game = playing
     before = table.snapshot()
     response = client.post(path, json=body, headers=game)
     assert response.status_code == 422
@@ -187,8 +188,9 @@ BODY_ROUTES = ["/api/session", "/api/actions/new-game", "/api/actions/lineup", "
 
 
 @pytest.mark.parametrize("path", BODY_ROUTES)
-def test_garbage_instead_of_json_is_a_422_not_a_500(client: TestClient, table: RunningTable, game: dict[str, str],
+def test_garbage_instead_of_json_is_a_422_not_a_500(playing: tuple[TestClient, RunningTable, dict[str, str]],
                                                     path: str) -> None:
+    client, table, game = playing
     before = table.snapshot()
     for raw in (b"{not json", b"[]", b"null", b"\xff\xfe", b"1", b'"text"'):
         response = client.post(path, content=raw, headers={**game, "content-type": "application/json"})

@@ -55,11 +55,20 @@ BAD_BODIES = [
 ]
 
 
+@pytest.fixture(scope="module")
+def refusing(playing: tuple[TestClient, RunningTable, dict[str, str]]) -> tuple[TestClient, RunningTable, dict[str, str]]:
+    """One game on its first Matchday for every bad body of this module: each refusal is checked to change
+    nothing."""
+    client, _, csrf = playing
+    play_until(client, csrf, "matchday")
+    return playing
+
+
 @pytest.mark.parametrize(("body", "words"), BAD_BODIES)
 @pytest.mark.parametrize("path", ["/api/lineup/check", "/api/lineup/fill"])
 def test_a_bad_body_is_refused_naming_the_field_and_changes_nothing(
-        client: TestClient, table: RunningTable, matchday: dict[str, str], path: str, body: dict[str, Any],
-        words: str) -> None:
+        refusing: tuple[TestClient, RunningTable, dict[str, str]], path: str, body: dict[str, Any], words: str) -> None:
+    client, table, matchday = refusing
     before = frozen(table)
     response = client.post(path, json=body, headers=matchday)
     assert response.status_code == 422

@@ -47,7 +47,8 @@ def frozen(table: RunningTable) -> tuple[Any, ...]:
 
 @pytest.mark.parametrize(("path", "body"), CHANGES)
 def test_without_the_pin_every_change_is_refused_and_nothing_changes(
-        client: TestClient, table: RunningTable, path: str, body: dict[str, Any]) -> None:
+        locked: tuple[TestClient, RunningTable], path: str, body: dict[str, Any]) -> None:
+    client, table = locked
     before = frozen(table)
     response = client.post(path, json=body)
     assert response.status_code == 403
@@ -57,7 +58,8 @@ def test_without_the_pin_every_change_is_refused_and_nothing_changes(
 
 @pytest.mark.parametrize(("path", "body"), CHANGES)
 def test_without_the_csrf_token_every_change_is_refused(
-        client: TestClient, table: RunningTable, game: dict[str, str], path: str, body: dict[str, Any]) -> None:
+        playing: tuple[TestClient, RunningTable, dict[str, str]], path: str, body: dict[str, Any]) -> None:
+    client, table, _ = playing
     before = frozen(table)
     for headers in ({}, {"x-csrf-token": "forged"}):
         response = client.post(path, json=body, headers=headers)
@@ -68,7 +70,8 @@ def test_without_the_csrf_token_every_change_is_refused(
 
 @pytest.mark.parametrize(("path", "body"), CHANGES)
 def test_a_request_from_another_site_is_refused_even_with_the_session(
-        client: TestClient, table: RunningTable, game: dict[str, str], path: str, body: dict[str, Any]) -> None:
+        playing: tuple[TestClient, RunningTable, dict[str, str]], path: str, body: dict[str, Any]) -> None:
+    client, table, game = playing
     before = frozen(table)
     for origin in ({"origin": "http://evil.example"}, {"origin": "null"}, {"referer": "http://evil.example/x"}):
         response = client.post(path, json=body, headers={**game, **origin})
