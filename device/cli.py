@@ -210,8 +210,25 @@ def is_sim(args: argparse.Namespace, config: TableConfig) -> bool:
 # --- commands ------------------------------------------------------------------------------------------------------
 
 
+def keep_profiles() -> None:
+    """Let the table keep its checked deck between starts: in systemd's cache directory for the service
+    (CacheDirectory=), else in the user's cache folder."""
+    from engine import profile_cache
+
+    service = os.environ.get("CACHE_DIRECTORY", "").split(":")[0]
+    if service:
+        profile_cache.folder = Path(service)
+        return
+    try:
+        user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    except RuntimeError:  # no home folder to be found: nothing is kept
+        return
+    profile_cache.folder = user / "touchline"
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     """Run the table until stopped."""
+    keep_profiles()
     config = resolve_table(args.table, sim=args.sim)
     run_table = _late("run", "the table", "device.serve", "run_table")
     if run_table is None:
@@ -227,6 +244,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Run the table with a recorded game playing by itself until a person touches it."""
+    keep_profiles()
     config = resolve_table(args.table, sim=args.sim)
     run_demo = _late("demo", "the demo", "device.demo", "run_demo")
     if run_demo is None:

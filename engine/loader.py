@@ -2,7 +2,8 @@
 
 `load_profile()` reads the shipped demo (sample data); `load_profile(folder)` reads an owner's transcription.
 Every problem raises `DataError` naming the file, the card and the field, and saying what was expected; a broken
-folder never yields a half-loaded profile.  Parsed profiles are cached until one of their files changes.
+folder never yields a half-loaded profile.  Parsed profiles are cached until one of their files changes, and
+kept on disk between runs when `engine.profile_cache.folder` is set (the running table sets it).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final, NoReturn
 
-from engine import host
+from engine import host, profile_cache
 from engine.cards import (
     CARD_CLASSES,
     CARD_KINDS,
@@ -1024,7 +1025,11 @@ def load_profile(folder: str | Path | None = None) -> Profile:
         except OSError:
             pass
     paths, meta = _locate(where)
-    profile = _build(where, paths, meta)
+    kept_as = profile_cache.fingerprint(where, paths, also=(DEMO_FOLDER / PROFILE_FILE,))
+    profile = profile_cache.load(where, kept_as, Profile)
+    if profile is None:
+        profile = _build(where, paths, meta)
+        profile_cache.keep(where, kept_as, profile)
     # The folder's own mtime changes when a file is added or removed, so an inherited file being replaced is seen.
     _cache[key] = (_signature([where, *paths.values()]), profile)
     return profile
