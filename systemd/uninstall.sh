@@ -30,6 +30,7 @@ if [ -e "$UNIT_DIR/$UNIT" ] || [ "$DRY_RUN" -eq 1 ]; then
 fi
 run rm -rf "$PREFIX"
 run rm -f /etc/modules-load.d/touchline.conf
+run rm -rf /var/cache/touchline  # the deck the table kept between starts
 if [ "$purge" -eq 1 ]; then
     run rm -rf "$STATE_DIR" "$CONF_DIR"
     if id "$SERVICE_USER" >/dev/null 2>&1 || [ "$DRY_RUN" -eq 1 ]; then
