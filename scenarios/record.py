@@ -681,6 +681,8 @@ def _winter_break(rec: Recorder) -> None:
     if display:
         rec.tap(f"seat{first}.tap", display, f"Transfer Window, round 1: Seat {first} hires a Player; the button confirms.")
         rec.press(f"seat{first}.roll")
+    if "transfers" in table.session.state.game.modules:
+        _window_auction(rec)
     while table.view()["modules"]["epic_league"]["step"] == "transfer":
         rec.hold(f"seat{table.view()['turn']}.roll", "Every other turn of the three rounds is passed with a hold.")
     for tokens in EPIC_REVEALS:
@@ -698,16 +700,36 @@ def _winter_break(rec: Recorder) -> None:
                  f"Seat {seat} puts a token on one of its Player cards.")
 
 
+def _window_auction(rec: Recorder) -> None:
+    """In the Transfer Window the next seat auctions its Veteran from the page at 1 €: the two clubs after it raise on
+    their buttons, the third passes, then the first bidder passes and the second has him."""
+    table = rec.table
+    seller = table.view()["turn"]
+    bidders = [s for s in SEATS if s > seller] + [s for s in SEATS if s < seller]
+    rec.page({"type": "auction", "seat": seller, "card": STARTERS[seller][0], "ask": 1},
+             f"Transfer Window, round 1: Seat {seller} auctions its Veteran from the Play page, asking 1 €; two clubs "
+             "raise on their buttons, the others pass with holds.")
+    rec.press(f"seat{bidders[0]}.roll")
+    rec.press(f"seat{bidders[1]}.roll")
+    rec.check("Every screen shows the highest bid and whose turn it is.", screen={f"seat{s}.screen": "€2" for s in SEATS})
+    rec.hold(f"seat{bidders[2]}.roll")
+    rec.hold(f"seat{bidders[0]}.roll")
+    rec.check("The second bidder has the Veteran.", view={"modules.transfers.last.buyer": bidders[1],
+                                                          "modules.transfers.last.amount": 2})
+
+
 def play_epic_game(rec: Recorder) -> None:
-    """A whole Epic League of four clubs: ten weeks, the Winter Break after week 5, the final scoring."""
+    """A whole Epic League of four clubs with Transferring Players: ten weeks, the Winter Break after week 5 (an
+    auction in its Transfer Window), the final scoring."""
     action = new_game_action()
     action["clubs"] = [{**{k: v for k, v in c.items() if k not in ("opponents", "objective")}, "directors": list(DIRECTORS[c["seat"]]),
                         "veteran": STARTERS[c["seat"]][0], "youngster": STARTERS[c["seat"]][1]} for c in action["clubs"]]
-    action.update(modules=["epic_league"], options={"lower_division": 3}, deal=True)
-    rec.page(action, "The page starts an Epic League of four clubs: the table deals each club five Division 3 and five "
-                     "Division 2 Opponent cards and two of the mode's Objective cards.")
+    action.update(modules=["epic_league", "transfers"], options={"lower_division": 3}, deal=True)
+    rec.page(action, "The page starts an Epic League of four clubs with Transferring Players: the table deals each club "
+                     "five Division 3 and five Division 2 Opponent cards and two of the mode's Objective cards.")
     rec.check("Week 1 begins: ten weeks, twelve teams on the table.",
-              view={"stage": "monday", "week": 1, "weeks": 10, "game.text": "Eleven with Epic League; Lower Division 3."})
+              view={"stage": "monday", "week": 1, "weeks": 10,
+                    "game.text": "Eleven with Epic League and Transferring Players; Lower Division 3."})
     for week in range(1, 11):
         _epic_week(rec, week)
         if week == 5:
@@ -725,7 +747,8 @@ def record_epic(out: Path) -> None:
             rec = Recorder(table)
             play_epic_game(rec)
             rec.write(out / "epic-league-game.toml", "A whole Epic League of four clubs",
-                      "A whole four-club Epic League: ten weeks, the Winter Break after week 5, the final scoring, on the simulated table.")
+                      "A whole four-club Epic League with Transferring Players: ten weeks, the Winter Break after week 5 with an "
+                      "auction in its Transfer Window, the final scoring, on the simulated table.")
 
 
 TRANSFER_WEEKS = 3

@@ -635,9 +635,6 @@ def _candidates(profile: Any, state: State, need: Mapping[str, Any]) -> list[dic
     return []
 
 
-#: The events a club makes on its own (a bid, an offer and its answer): a seat's page may be where it makes them.
-SEAT_EVENTS: Final = ("bid", "bid_pass", "offer", "accept_offer", "decline_offer")
-
 TRANSFERS = host.register(host.Module(
     name=NAME,
     title="Transferring Players",
@@ -647,13 +644,15 @@ TRANSFERS = host.register(host.Module(
         "auction": host.EventSpec("seat, card, ask (€, default Strength + 2): the club whose turn it is auctions one of "
                                   "its footballers (its action)", _open_auction),
         "bid": host.EventSpec("seat, amount (default: the asking price, then one step over the highest bid): the club "
-                              "whose turn it is to bid raises", _on_bid),
+                              "whose turn it is to bid raises", _on_bid, seat_page=True),
         "bid_pass": host.EventSpec("seat: the club whose turn it is to bid passes, and bids no more in this auction",
-                                   _on_bid_pass),
+                                   _on_bid_pass, seat_page=True),
         "offer": host.EventSpec("seat, card, amount: the club whose turn it is offers € for another club's footballer",
-                                _on_offer),
-        "accept_offer": host.EventSpec("seat: the footballer's club accepts the offer made for him", _on_accept),
-        "decline_offer": host.EventSpec("seat: the footballer's club declines the offer made for him", _on_decline),
+                                _on_offer, seat_page=True),
+        "accept_offer": host.EventSpec("seat: the footballer's club accepts the offer made for him", _on_accept,
+                                       seat_page=True),
+        "decline_offer": host.EventSpec("seat: the footballer's club declines the offer made for him", _on_decline,
+                                        seat_page=True),
     },
     hooks={"sale_price": _sale_price, "busy": _busy, "awaiting": _awaiting, "view": _view, "candidates": _candidates},
     data=(host.DataFile(FILE, _read, required=False,

@@ -1,6 +1,7 @@
 """A whole Epic League (003 l.436–556) by the shipped scenario through ``touchline replay``: four clubs, ten weeks, the
-Winter Break after week 5 at the table (Objectives tapped and stepped on the buttons, the Transfer Window's turns,
-Winter Training on the page), and the final scoring with the Epic League's VP table."""
+Winter Break after week 5 at the table (Objectives tapped and stepped on the buttons, the Transfer Window's turns with
+a transfer auction raised on the buttons (Transferring Players, 003 l.13–58), Winter Training on the page), and the
+final scoring with the Epic League's VP table."""
 
 from __future__ import annotations
 
@@ -27,6 +28,11 @@ def test_the_epic_league_scenario_plays_ten_weeks_and_the_winter_break_to_the_fi
     assert len({(p["seat"], p["card"]) for p in epic["placed"]}) == len(epic["placed"]) <= 12
     # the Transfer Window's hire: seat 2 (the First player that week) holds a third footballer
     assert len(next(c for c in state["clubs"] if c["seat"] == 2)["players"]) == 3
+    # and its auction (Transferring Players): seat 3's Veteran, raised on seats 4 and 1's buttons, went to seat 1 for 2 €
+    assert state["game"]["modules"] == ["epic_league", "transfers"]
+    assert view["modules"]["transfers"]["last"] == {"kind": "auction", "card": "vet_03", "name": "Hans Keller",
+                                                    "seller": 3, "buyer": 1, "amount": 2}
+    assert "vet_03" in {p["id"] for p in next(c for c in state["clubs"] if c["seat"] == 1)["players"]}
     for row in view["final"]:
         position = row["position"]
         assert row["league"] == (EPIC_VP[position - 1] if position <= 11 else -9)
