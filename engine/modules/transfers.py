@@ -422,6 +422,8 @@ def _on_offer(tx: Tx) -> None:
         raise E.BadEvent(E.BAD_FIELD.format(type="offer", field="amount", why=OFFER_NEGATIVE))
     if amount > club.res[0]:
         raise E.NotEnoughResources(OFFER_SHORT_OF.format(seat=seat, amount=amount, budget=club.res[0]))
+    # the offer is the club's action while it waits: no hire from the Transfer area meanwhile (a decline gives it back)
+    tx.put(evolve(club, acted=True))
     _put(tx, offer=Offer(seat, owner.seat, card.id, amount))
     tx.say("offer", None, OFFER.format(buyer=seat, owner=owner.seat, amount=amount, name=card.name), card=card.id,
            buyer=seat, owner=owner.seat, amount=amount, short=OFFER_SHORT.format(amount=amount, name=card.name),
@@ -448,7 +450,6 @@ def _on_accept(tx: Tx) -> None:
     if offer.amount > budget:  # the buyer spent it since (it cannot, while the offer holds the game; a guard)
         raise E.NotEnoughResources(OFFER_SHORT_OF.format(seat=offer.buyer, amount=offer.amount, budget=budget))
     extra, vp = _transfer(tx, offer.card, seat, offer.buyer, offer.amount, 0)
-    tx.put(evolve(tx.club(offer.buyer), acted=True))
     name = tx.name(offer.card)
     _put(tx, offer=None, last=(("kind", "offer"), ("card", offer.card), ("seller", seat), ("buyer", offer.buyer),
                                ("amount", offer.amount)))
@@ -461,6 +462,7 @@ def _on_accept(tx: Tx) -> None:
 def _on_decline(tx: Tx) -> None:
     """``decline_offer``: the owner keeps his footballer; the offer counts towards the buyer's three (l.45)."""
     seat, offer = _answering(tx)
+    tx.put(evolve(tx.club(offer.buyer), acted=False))
     count = declined(tx.state, offer.buyer) + 1
     day = _day(tx.state)
     mine = _mine(tx.state)

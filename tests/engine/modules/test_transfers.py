@@ -211,6 +211,9 @@ def test_an_accepted_offer_moves_the_footballer_with_his_tokens_and_is_the_buyer
     assert state.awaiting[0]["seat"] == 3 and state.awaiting[0]["need"] == "offer_answer"
     assert state.awaiting[0]["press"] == {"type": "accept_offer", "seat": 3}
     assert refused(profile, state, {"type": "accept_offer", "seat": 2}, E.NotAllowed) == T.NO_OFFER.format(seat=2)
+    # while the offer waits, the offering club takes no other action (no hire from the Transfer area meanwhile)
+    assert refused(profile, state, {"type": "hire_staff", "seat": 1, "card": "st_02"}, E.NotAllowed) == \
+        E.ALREADY_ACTED.format(seat=1, day="Tuesday")
     state, said = _apply(profile, state, {"type": "accept_offer", "seat": 3})
     assert club(state, 1).held("pl_04") == held and club(state, 3).players == ()
     assert club(state, 1).res[0] == 4 and club(state, 3).res[0] == 16
@@ -226,7 +229,7 @@ def test_three_declined_offers_leave_the_transfer_area_or_a_pass() -> None:
     for n, (card, owner) in enumerate((("pl_02", 2), ("pl_04", 4), ("pl_02", 2)), start=1):
         state, said = _apply(profile, state, {"type": "offer", "seat": 1, "card": card, "amount": n},
                              {"type": "decline_offer", "seat": owner})
-        assert said[-1]["count"] == n and state.turn == 1  # still seat 1's turn
+        assert said[-1]["count"] == n and state.turn == 1 and not club(state, 1).acted  # still seat 1's turn to act
     assert said[-1]["text"] == T.DECLINED_LAST.format(owner=2, buyer=1, name="Jonas Brekke", most=3)
     assert refused(profile, state, {"type": "offer", "seat": 1, "card": "pl_04", "amount": 9}, E.NotAllowed) == \
         T.TOO_MANY_DECLINED.format(seat=1, most=3, day="Tuesday")
