@@ -18,7 +18,8 @@ from device.table_file import SIM_TABLE
 
 from tests.e2e.touchline_run import TouchlineRun
 
-from .conftest import TWO_CLUBS, play_until, unlock
+from .conftest import PIN, TWO_CLUBS, play_until, unlock
+from .test_seat_page import phone
 from .test_browser import browser, shoot  # noqa: F401  (browser is a fixture)
 from .test_module_cards_page import admin_unlocked
 
@@ -85,6 +86,29 @@ def test_the_play_page_bids_and_passes_in_an_auction(client: TestClient, table: 
     assert client.post("/api/actions/event", json=bid["options"][2]["event"], headers=csrf).status_code == 200
     last = _game(client)["modules"]["transfers"]["last"]
     assert last["buyer"] == 0 and last["seller"] == seat  # nobody bid: sold to the supply for his Strength
+
+
+def test_a_seat_page_makes_the_clubs_offer_and_the_owners_page_answers_it(client: TestClient, table: RunningTable) -> None:
+    """An offer and its answer are a club's own choices: each seat's own page offers and sends them, for its seat only."""
+    csrf = unlock(client)
+    assert client.post("/api/actions/new-game", json=GAME, headers=csrf).status_code == 200
+    game = play_until(client, csrf, "tuesday")
+    seat, other = game["turn"], 3 - game["turn"]
+    wanted = _club(game, other)["players"][0]["id"]
+    with phone(client) as p:
+        mine = {"x-csrf-token": p.post(f"/api/seat/{seat}/unlock", json={"pin": PIN}).json()["csrf"]}
+        (ask,) = p.get(f"/api/seat/{seat}/choices").json()["asks"]
+        assert [o["event"]["type"] for o in ask["options"]] == ["offer"]  # the auction is the turn's, said at the table
+        offer = {**ask["options"][0]["event"], "card": wanted, "amount": 1}
+        assert p.post(f"/api/seat/{seat}/event", json=offer, headers=mine).status_code == 200
+        # the owner's answer belongs to the owner's page only
+        accept = {"type": "accept_offer", "seat": other}
+        assert p.post(f"/api/seat/{seat}/event", json=accept, headers=mine).status_code == 403
+        theirs = {"x-csrf-token": p.post(f"/api/seat/{other}/unlock", json={"pin": PIN}).json()["csrf"]}
+        (answer,) = p.get(f"/api/seat/{other}/choices").json()["asks"]
+        assert [o["event"] for o in answer["options"]] == [accept, {"type": "decline_offer", "seat": other}]
+        assert p.post(f"/api/seat/{other}/event", json=accept, headers=theirs).status_code == 200
+    assert wanted in {h["id"] for h in _club(_game(client), seat)["players"]}
 
 
 @pytest.mark.browser
