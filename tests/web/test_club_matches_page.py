@@ -170,5 +170,10 @@ def test_the_table_page_shows_host_and_visitor_and_both_halves_pair_by_pair(brow
         expect(first).to_have_text(f"Central Defenders of Seat {host} against Central Forwards of Seat {visitor}")
         second = box.locator('.half[data-half="2"] tbody th').first
         expect(second).to_have_text(f"Central Defenders of Seat {visitor} against Central Forwards of Seat {host}")
+        names = {c["seat"]: c["name"] for c in game["clubs"]}
+        for half in (1, 2):  # the columns name the clubs, as players call them
+            head = box.locator(f'.half[data-half="{half}"] thead')
+            expect(head).to_contain_text(f"{names[host]} attacks")
+            expect(head).to_contain_text(f"{names[visitor]} attacks")
         shoot(table, "table-club-match")
         visits.context.close()

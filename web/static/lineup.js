@@ -4,7 +4,7 @@
 // The Lineup page edits any club's lineup; a seat's own page uses the same editor for its secret arrangement of a
 // match between clubs (``seatEditor``), which only that page sends.
 import {cardName, cardNames, fill, h, live, nameOf, post, say, session, words} from "./common.js";
-import {logItem, side as badge} from "./view.js";
+import {clubOf, logItem, side as badge} from "./view.js";
 
 const $ = (id) => document.getElementById(id);
 const SECTIONS = ["fwd", "mid", "def"];  // drawn top to bottom: attacking upwards
@@ -328,14 +328,14 @@ function drawMatchday() {
 
 /** Where this seat's match between clubs stands, from the engine's public view of it. */
 function clubMatchStep(f) {
-  const other = f.host === seat ? f.visitor : f.host;
+  const other = clubOf(latest?.game, f.host === seat ? f.visitor : f.host);
   const role = f.host === seat ? "Host" : "Visitor";
   const half = f.half === 2 ? "second half" : "first half";
-  if (f.step === "played") return `Played against Seat ${other}: see the breakdown on the Table page.`;
-  if (f.step === "arrange") return ownPage ? `${role} against Seat ${other}, ${half}: arrange your jersey markers below and record them (secret until both have).`
-    : `${role} against Seat ${other}, ${half}: ${SENTENCES.onSeatPage(seat)}`;
-  if (f.step === "formation") return `${role} against Seat ${other}, ${half}: Seat ${f.declarer} declares its formation first (its button, or the Play page).`;
-  return `${role} against Seat ${other}, ${half}: follow the Play page (abilities, ready for the half, the tie-break).`;
+  if (f.step === "played") return `Played against ${other}: see the breakdown on the Table page.`;
+  if (f.step === "arrange") return ownPage ? `${role} against ${other}, ${half}: arrange your jersey markers below and record them (secret until both have).`
+    : `${role} against ${other}, ${half}: ${SENTENCES.onSeatPage(seat)}`;
+  if (f.step === "formation") return `${role} against ${other}, ${half}: ${clubOf(latest?.game, f.declarer)} declares its formation first (its button, or the Play page).`;
+  return `${role} against ${other}, ${half}: follow the Play page (abilities, ready for the half, the tie-break).`;
 }
 
 function showResult() {

@@ -298,13 +298,13 @@ export function clubMatches(game) {
       h("h3", {}, h("span", {style: `--seat:${seatColour(f.host)}`, class: "seatname"}, `${clubName(f.host)} (Host, seat ${f.host})`),
         f.halves.length ? h("b", {class: "score"}, ` ${goals(f.host)}–${goals(f.visitor)} `) : " v ",
         h("span", {style: `--seat:${seatColour(f.visitor)}`, class: "seatname"}, `${clubName(f.visitor)} (Visitor, seat ${f.visitor})`)),
-      h("p", {class: "step"}, fixtureStep(f)), shapes,
+      h("p", {class: "step"}, fixtureStep(f, clubName)), shapes,
       f.halves.map((half) => h("section", {class: "half", dataset: {half: half.half}},
         h("h4", {}, `${half.half === 1 ? "First" : "Second"} half: ${clubName(f.host)} ${half.goals[String(f.host)]}–${half.goals[String(f.visitor)]} ${clubName(f.visitor)}`),
         h("div", {class: "scroll"}, h("table", {class: "pairs"},
           h("thead", {}, h("tr", {}, h("th", {}, "Pair"), h("th", {}, "Zone"),
-            h("th", {title: `seat ${half.first}'s attackers v seat ${half.second}'s defenders`}, `Seat ${half.first} attacks`),
-            h("th", {title: `seat ${half.second}'s attackers v seat ${half.first}'s defenders`}, `Seat ${half.second} attacks`),
+            h("th", {title: `${clubName(half.first)}'s attackers v ${clubName(half.second)}'s defenders`}, `${clubName(half.first)} attacks`),
+            h("th", {title: `${clubName(half.second)}'s attackers v ${clubName(half.first)}'s defenders`}, `${clubName(half.second)} attacks`),
             h("th", {class: "n"}, "Goals"))),
           h("tbody", {}, half.sections.flatMap((sec) => sec.zones.map((z, i) => h("tr", {dataset: {section: sec.section, zone: z.zone}},
             i === 0 ? h("th", {rowspan: sec.zones.length}, sec.words) : null,
@@ -313,20 +313,20 @@ export function clubMatches(game) {
             h("td", {}, `${strengths(z.their_attack)} v ${strengths(z.defence)}${z.blocked ? ` (${z.blocked} blocked)` : ""}`),
             h("td", {class: "n"}, `${z.scored}–${z.conceded}`))))))))),
       (f.tiebreaks || []).length ? h("p", {class: "tiebreak"}, "Tie-break: ", f.tiebreaks.map((round) =>
-        round.map((r) => `seat ${r.seat} rolled ${r.die} → ${r.score}`).join(", ")).join("; then "),
+        round.map((r) => `${clubName(r.seat)} rolled ${r.die} → ${r.score}`).join(", ")).join("; then "),
       f.winner ? ` — ${clubName(f.winner)} wins.` : "") : null);
   })];
 }
 
 /** Where a match between clubs stands, in words. */
-function fixtureStep(f) {
+function fixtureStep(f, clubName) {
   const half = HALF_WORDS[f.half] || "half";
   switch (f.step) {
-    case "formation": return `Seat ${f.declarer} declares its formation for the ${half}.`;
-    case "arrange": return `The ${half}${f.shape ? `: seat ${f.declarer} plays a ${f.shape}` : ""}; arranged in secret so far: ${
-      (f.arranged || []).length ? f.arranged.map((s) => `seat ${s}`).join(", ") : "nobody"}.`;
-    case "after_reveal": case "before_match": return `Abilities ${MOMENT_WORDS[f.step]}: seat ${f.turn}'s turn.`;
-    case "half": return `The ${half} is being played: ready so far: ${(f.passed || []).map((s) => `seat ${s}`).join(", ") || "nobody"}.`;
+    case "formation": return `${clubName(f.declarer)} declares its formation for the ${half}.`;
+    case "arrange": return `The ${half}${f.shape ? `: ${clubName(f.declarer)} plays a ${f.shape}` : ""}; arranged in secret so far: ${
+      (f.arranged || []).length ? f.arranged.map(clubName).join(", ") : "nobody"}.`;
+    case "after_reveal": case "before_match": return `Abilities ${MOMENT_WORDS[f.step]}: ${clubName(f.turn)}'s turn.`;
+    case "half": return `The ${half} is being played: ready so far: ${(f.passed || []).map(clubName).join(", ") || "nobody"}.`;
     case "tiebreak": return "Level: each club rolls a d6 minus the other's Goalkeeper's luck.";
     case "played": return "Played.";
     default: return words(f.step || "");
