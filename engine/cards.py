@@ -737,7 +737,10 @@ class Board:
 
     def infrastructure_kind(self, kind: str) -> InfrastructureKind:
         """An infrastructure kind by id."""
-        return next(k for k in self.infrastructure if k.id == kind)
+        for k in self.infrastructure:
+            if k.id == kind:
+                return k
+        raise KeyError(kind)
 
 
 # ---------------------------------------------------------------------------------------------------------------

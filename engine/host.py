@@ -313,6 +313,8 @@ class Rules:
             self.stage_names.update(part.stage_names)
             self.stage_names.update({p.name: p.title for p in part.phases})
         names = {m.name for m in chosen}
+        #: the hooks some part of this game fills (a rule may skip asking one nobody fills)
+        self.filled = frozenset(name for name in HOOKS if any(name in part.hooks for part in parts))
         own = {"deck": (lambda profile, game, kind, cards: _module_cards(names, cards)),
                "not_dealt": (lambda profile, game, card: _card_not_played(names, card))}
         for name, hook in HOOKS.items():
@@ -420,18 +422,15 @@ def _combine(kind: str, fillers: tuple[Fn, ...]) -> Fn:
 def _kept(board_hook: Fn) -> Fn:
     """The ``board`` hook, each answer kept for the board it was given, the seat and the modules' slices: every rule
     that reads a table asks it, and the answer only changes when a slice does (a club placing its cards)."""
-    kept: dict[tuple[int, int | None, int], tuple[Any, Any, Any]] = {}
+    kept: dict[int | None, tuple[Any, Any, Any]] = {}  # by seat: the latest answer
 
     def board(profile: Any, state: Any, seat: int | None, printed: Any) -> Any:
         slices = state.modules
-        key = (id(printed), seat, id(slices))
-        found = kept.get(key)
-        if found is not None and found[0] is printed and found[1] is slices:
+        found = kept.get(seat)
+        if found is not None and found[1] is slices and found[0] is printed:
             return found[2]
         out = board_hook(profile, state, seat, printed)
-        if len(kept) > 512:
-            kept.clear()
-        kept[key] = (printed, slices, out)
+        kept[seat] = (printed, slices, out)
         return out
 
     return board
@@ -442,6 +441,9 @@ _compiled: dict[tuple[str, tuple[str, ...]], Rules] = {}
 
 def rules_for(game: Any) -> Rules:
     """The compiled rules of a game (anything with ``pack`` and ``modules``), built once per choice of modules."""
+    last = _last
+    if last and last[0] is game:  # the same game as the last event's (a log is folded event after event)
+        return last[1]  # type: ignore[no-any-return]
     key = (game.pack, game.modules)
     found = _compiled.get(key)
     if found is None:
@@ -452,7 +454,16 @@ def rules_for(game: Any) -> Rules:
         if missing:
             raise KeyError(f"no module {missing[0]!r}")
         found = _compiled[key] = Rules(chosen_pack, tuple(_MODULES[m] for m in game.modules))
+    _last[:] = (game, found)  # kept with the game, so its id cannot be another's
     return found
 
 
-rules_for.cache_clear = _compiled.clear  # type: ignore[attr-defined]
+_last: list[Any] = []  # (the game last asked for, its rules)
+
+
+def _clear() -> None:
+    _compiled.clear()
+    _last.clear()
+
+
+rules_for.cache_clear = _clear  # type: ignore[attr-defined]

@@ -19,6 +19,7 @@ RES_INDEX = {name: i for i, name in enumerate(STATS)}
 
 T = TypeVar("T")
 _FIELDS: dict[type, dict[str, int]] = {}
+_new = tuple.__new__
 
 
 def evolve(obj: T, **changes: Any) -> T:
@@ -28,9 +29,10 @@ def evolve(obj: T, **changes: Any) -> T:
     copies; replacing fields in a list of the values is several times faster than ``_replace`` or
     ``dataclasses.replace``.
     """
-    cls = type(obj)
-    index = _FIELDS.get(cls)
-    if index is None:
+    cls = obj.__class__
+    try:
+        index = _FIELDS[cls]
+    except KeyError:
         index = _FIELDS[cls] = {name: i for i, name in enumerate(cls._fields)}  # type: ignore[attr-defined]
     values = list(obj)  # type: ignore[call-overload]
     try:
@@ -38,7 +40,7 @@ def evolve(obj: T, **changes: Any) -> T:
             values[index[name]] = value
     except KeyError as err:
         raise ValueError(f"{cls.__name__} has no field {err.args[0]!r}") from None
-    return tuple.__new__(cls, values)  # type: ignore[no-any-return,type-var]
+    return _new(cls, values)  # type: ignore[no-any-return]
 
 
 #: The stages of the base game in words (a game's modules add theirs: `stage_name`).

@@ -50,7 +50,12 @@ class Tx:
     def put(self, club: Club) -> Club:
         """Store a changed club in the state and return it."""
         seat = club.seat
-        self.state = evolve(self.state, clubs=tuple(club if c.seat == seat else c for c in self.state.clubs))
+        clubs = self.state.clubs
+        for i, c in enumerate(clubs):
+            if c.seat == seat:
+                self.state = evolve(self.state, clubs=clubs[:i] + (club,) + clubs[i + 1:])
+                return club
+        self.state = evolve(self.state, clubs=clubs)
         return club
 
     def update(self, seat: int, fn: Callable[[Club], Club]) -> Club:
@@ -67,7 +72,8 @@ class Tx:
 
     def board(self, seat: int | None = None) -> Board:
         """The board tables a seat plays with (None: the shared League table's), as the game's modules make them."""
-        return self.rules.board(self.profile, self.state, seat, self.profile.board)  # type: ignore[attr-defined,no-any-return]
+        profile = self.profile
+        return self.rules.board(profile, self.state, seat, profile.board)  # type: ignore[attr-defined,no-any-return]
 
     def card(self, card_id: Any, *kinds: str) -> Any:
         """A card of the profile, checked to be of one of the kinds."""

@@ -21,7 +21,7 @@ corrects; engine/RULES.md ("Betting") writes down every reading this module make
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field as data_field
 from itertools import combinations_with_replacement
 from typing import Any, Final, NamedTuple
 
@@ -94,11 +94,17 @@ class BetBoard:
     rows: tuple[tuple[str, ...], ...]
     pay: Mapping[str, int]
     places: tuple[Place, ...]
+    by_spaces: Mapping[tuple[str, ...], Place] = data_field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        found: dict[tuple[str, ...], Place] = {}
+        for p in self.places:
+            found.setdefault(tuple(sorted(p.spaces)), p)
+        object.__setattr__(self, "by_spaces", found)
 
     def place(self, spaces: tuple[str, ...]) -> Place | None:
         """The place covering exactly these spaces (in any order), or None."""
-        wanted = sorted(spaces)
-        return next((p for p in self.places if sorted(p.spaces) == wanted), None)
+        return self.by_spaces.get(tuple(sorted(spaces)))
 
 
 def patterns() -> list[str]:

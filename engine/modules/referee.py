@@ -168,8 +168,16 @@ def called(profile: Any, state: State, seat: int) -> tuple[Referee, Cell, tuple[
     if not d6 or not d12:
         return None
     table = table_of(profile)
-    referee = table.referees[d6 - 1]
-    return referee, referee.cell(d12), table.groups[d12 - 1]
+    key = (id(table), d6, d12)
+    found = _CALLED.get(key)
+    if found is None or found[0] is not table:
+        referee = table.referees[d6 - 1]
+        found = _CALLED[key] = (table, (referee, referee.cell(d12), table.groups[d12 - 1]))
+    return found[1]
+
+
+#: A call read from a table once: (the table, (referee, cell, tags)) by (table, d6, d12); tables never change.
+_CALLED: dict[tuple[int, int, int], tuple[RefereeTable, tuple[Referee, Cell, tuple[str, ...]]]] = {}
 
 
 def _tagged(tx: Tx, seat: int, tags: tuple[str, ...]) -> list[Any]:
@@ -214,8 +222,9 @@ def _tags_roll(tx: Tx, pending: Pending, value: int) -> None:
     assert found is not None
     referee, cell, tags = found
     words = "/".join(tags)
-    tx.say("referee", seat, CALLED.format(seat=seat, referee=referee.name, d6=d6, tags=words, d12=value, text=cell.text),
-           referee=referee.name, d6=d6, d12=value, tags=list(tags), effects=[e.to_dict() for e in cell.effects])
+    if not tx.quiet:
+        tx.say("referee", seat, CALLED.format(seat=seat, referee=referee.name, d6=d6, tags=words, d12=value, text=cell.text),
+               referee=referee.name, d6=d6, d12=value, tags=list(tags), effects=[e.to_dict() for e in cell.effects])
     if not _tagged(tx, seat, tags):
         tx.say("no_effect", seat, NOBODY.format(seat=seat, tags=words))
         return
@@ -362,12 +371,17 @@ def _lasting(state: State, profile: Any, seat: int, op: str) -> tuple[str, ...] 
 
 
 def _footballer(tx: Tx, club: Any, held: Any, side: PlayerSide) -> PlayerSide:
-    if club is None or not _calls(tx.state).calls or not side.tags or not side.abilities:
+    if club is None or not side.tags or not side.abilities or not _calls(tx.state).calls:
         return side  # the common case first: nothing to look up
-    if held.id not in {p.card for p in club.lineup or ()}:
+    found = called(tx.profile, tx.state, club.seat)
+    if found is None:
         return side
+    held_id = held.id
+    if all(p.card != held_id for p in club.lineup or ()):
+        return side
+    ops = {e.op for e in found[1].effects}
     for op in ("tagged_ignore", "tagged_free"):
-        tags = _lasting(tx.state, tx.profile, club.seat, op)
+        tags = found[2] if op in ops else None
         if tags is not None and set(side.tags) & set(tags):
             if op == "tagged_ignore":  # "Ignore the effects of Player cards with these tags"
                 return replace(side, abilities=())

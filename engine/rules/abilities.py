@@ -8,6 +8,8 @@ mandatory happens by itself (`engine.rules.effects.apply_abilities`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine import errors as E
 from engine.cards import Ability, PlayerCard
 from engine.rules.context import describe_quad, event_roll, event_targets, pay, quad_of, replace_held, side_of, unavailable
@@ -20,31 +22,50 @@ MOMENT_STAGES = ("monday", "end_of_round", "final_scoring")
 MATCH_TIMINGS = ("after_reveal", "before_match", "during_match", "after_match")
 
 
-def card_abilities(tx: Tx, club: Club) -> list[tuple[str, tuple[Ability, ...]]]:
+def card_abilities(tx: Tx, club: Club) -> tuple[tuple[str, tuple[Ability, ...]], ...]:
     """Abilities of a club's Directors, Staff, Sponsors and Infrastructure (not footballers), by source id; a
     suspended card or token has none."""
-    out: list[tuple[str, tuple[Ability, ...]]] = []
+    # the game's modules may change what a card offers; when none does, the printed abilities are the answer,
+    # the same as long as the club's cards, tokens and modifiers are (each answer is kept for its seat)
+    if "abilities" in tx.rules.filled:
+        return _card_abilities(tx, club, tx.rules.abilities)  # type: ignore[attr-defined]
+    board = tx.board(club.seat) if club.infrastructure else None
+    key = (tx.profile, board, club.directors, club.suspended, club.staff, club.shirt, club.adboards, club.mods,
+           club.infrastructure)
+    found = _KEPT.get(club.seat)
+    if found is not None and all(a is b for a, b in zip(found[0], key)):
+        return found[1]  # type: ignore[no-any-return]
+    out = _card_abilities(tx, club, None)
+    _KEPT[club.seat] = (key, out)
+    return out
+
+
+_KEPT: dict[int, tuple[tuple[Any, ...], tuple[tuple[str, tuple[Ability, ...]], ...]]] = {}
+
+
+def _card_abilities(tx: Tx, club: Club, hook: Any) -> tuple[tuple[str, tuple[Ability, ...]], ...]:
     cards = tx.profile.cards
-    hook = tx.rules.abilities  # type: ignore[attr-defined]
-    for d in club.directors:
-        if not club.suspension_on(d):
-            out.append((d, hook(tx, club, d, cards[d].abilities)))  # type: ignore[attr-defined]
+    suspended = club.suspended
+    out = [(d, cards[d].abilities) for d in club.directors if not suspended or not club.suspension_on(d)]
     for h in club.staff:
         if not h.unavailable:
-            out.append((h.id, hook(tx, club, h.id, cards[h.id].abilities)))  # type: ignore[attr-defined]
+            out.append((h.id, cards[h.id].abilities))
     if club.shirt:
-        out.append((club.shirt, hook(tx, club, club.shirt, cards[club.shirt].shirt)))  # type: ignore[attr-defined]
+        out.append((club.shirt, cards[club.shirt].shirt))
     for a in club.adboards:
         if not club.mod(f"adboard_bonus:{a}"):  # the bonus was taken instead of the adboard's effects
-            out.append((a, hook(tx, club, a, cards[a].adboard)))  # type: ignore[attr-defined]
-    suspended = {k for k, _ in club.suspended}
-    board = tx.board(club.seat) if club.infrastructure else None
-    for kind in club.infrastructure:
-        if kind in suspended:
-            suspended.discard(kind)  # the suspended one of two tokens of a kind; the other still works
-            continue
-        out.append((kind, hook(tx, club, kind, board.infrastructure_kind(kind).abilities)))  # type: ignore[union-attr]
-    return out
+            out.append((a, cards[a].adboard))
+    if club.infrastructure:
+        off = {k for k, _ in suspended}
+        board = tx.board(club.seat)
+        for kind in club.infrastructure:
+            if kind in off:
+                off.discard(kind)  # the suspended one of two tokens of a kind; the other still works
+                continue
+            out.append((kind, board.infrastructure_kind(kind).abilities))
+    if hook is not None:
+        return tuple((source, hook(tx, club, source, abilities)) for source, abilities in out)
+    return tuple(out)
 
 
 def card_actions(tx: Tx, club: Club, card_id: str) -> tuple[tuple[Ability, ...], str] | None:

@@ -159,7 +159,10 @@ def _below_bottom(club: Club, stat: str, under: int, step: StatStep) -> tuple[Cl
 def side_of(tx: Tx, held: Held, club: Club | None = None) -> PlayerSide:
     """The face a footballer card a club holds shows now: its up side, as the game's modules change it."""
     card: PlayerCard = tx.profile.cards[held.id]  # type: ignore[assignment]
-    return tx.rules.footballer(tx, club, held, card.trained if held.trained else card.untrained)  # type: ignore[attr-defined,no-any-return]
+    side = card.trained if held.trained else card.untrained
+    if "footballer" not in tx.rules.filled:  # no module changes a footballer's face
+        return side
+    return tx.rules.footballer(tx, club, held, side)  # type: ignore[attr-defined,no-any-return]
 
 
 def replace_held(club: Club, held: Held) -> Club:

@@ -33,6 +33,8 @@ def free_reroll_keys(purpose: str) -> tuple[str, ...]:
 
 
 def _free_reroll(club: Club, purpose: str) -> str | None:
+    if not club.mods:  # no running modifier at all: nothing to look up
+        return None
     return next((key for key in free_reroll_keys(purpose) if club.mod(key) > 0), None)
 
 
@@ -55,8 +57,9 @@ def _hold_or_resolve(tx: Tx, pending: Pending, value: int) -> None:
         held = evolve(pending, need="keep_or_reroll", value=value)
         index = tx.state.pending.index(pending)
         tx.state = evolve(tx.state, pending=rest[:index] + (held,) + rest[index:])
-        price = "use a free reroll" if _free_reroll(tx.club(seat), pending.purpose) else "spend 1 Fanbase"
-        tx.say("roll", seat, f"Seat {seat} rolled {value} on the {pending.die}: keep it, or {price} to reroll.", die=pending.die, value=value, purpose=pending.purpose, held=True)
+        if not tx.quiet:
+            price = "use a free reroll" if _free_reroll(tx.club(seat), pending.purpose) else "spend 1 Fanbase"
+            tx.say("roll", seat, f"Seat {seat} rolled {value} on the {pending.die}: keep it, or {price} to reroll.", die=pending.die, value=value, purpose=pending.purpose, held=True)
         return
     tx.state = evolve(tx.state, pending=rest)
     who = f"Seat {seat}" if seat is not None else "The table"

@@ -151,6 +151,24 @@ def apply_abilities(tx: Tx, abilities: tuple[Ability, ...], timing: str, ctx: Ct
             apply_effects(tx, ability.effects, ctx)
 
 
+def applying(abilities: tuple[Ability, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    """The timings at which `apply_abilities` applies some of these abilities, and those at which one of them is
+    mandatory (``optional = false``): a moment that is in neither has nothing to apply.  Kept per tuple of
+    abilities (cards never change)."""
+    found = _APPLYING.get(id(abilities))
+    if found is not None and found[0] is abilities:
+        return found[1]
+    timings = frozenset(a.timing for a in abilities if not a.cost and (a.timing in ALWAYS or not a.optional))
+    mandatory = frozenset(a.timing for a in abilities if not a.optional)
+    if len(_APPLYING) > 4096:
+        _APPLYING.clear()
+    _APPLYING[id(abilities)] = (abilities, (timings, mandatory))
+    return timings, mandatory
+
+
+_APPLYING: dict[int, tuple[tuple[Ability, ...], tuple[frozenset[str], frozenset[str]]]] = {}
+
+
 def apply_effects(tx: Tx, effects: tuple[Effect, ...], ctx: Ctx) -> None:
     """Apply a list of effects for the club at ctx.seat, in order."""
     for effect in effects:

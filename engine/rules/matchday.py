@@ -27,7 +27,7 @@ from engine.rules.context import (
     unavailable,
     with_res,
 )
-from engine.rules.effects import Ctx, apply_abilities, apply_effects, consequence_ref
+from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying, consequence_ref
 from engine.rules.league import move_team, week_opponent
 from engine.rules.suspension_and_injury import blank_markers, injury_roll, resting, shed_tokens
 from engine.state import Club, Held, Pending, Placed, State, evolve
@@ -100,9 +100,10 @@ def stands_of(tx: Tx, club: Club) -> int:
     return board.printed_stands() + sum(board.infrastructure_kind(k).stands for k in club.infrastructure) - off
 
 
-def _plain_side(tx: Tx, club: Club, jersey: int | None, style: Any) -> str:
+def _plain_side(tx: Tx, club: Club, jersey: int | None, style: Any, sides: dict[str, Any] | None = None) -> str:
     """The side a jersey marker without a card shows: a numbered one as it lies (no card of its number plays, so
-    nothing flips it), `style` only when the engine has not seen it yet; a blank one as the table says."""
+    nothing flips it), `style` only when the engine has not seen it yet; a blank one as the table says.
+    ``sides``: the faces of the club's footballers (by card id) when already known."""
     shows = club.marker_side(jersey) if jersey is not None else None
     if style is None and shows is not None:
         return shows
@@ -113,7 +114,9 @@ def _plain_side(tx: Tx, club: Club, jersey: int | None, style: Any) -> str:
     if shows is not None and style != shows:
         raise E.NotAllowed(E.LINEUP_MARKER_SIDE.format(jersey=jersey, shows=shows, style=style))
     if jersey is not None:
-        wearing = [h for h in club.players if side_of(tx, h, club).jersey == jersey]
+        if sides is None:
+            sides = {h.id: side_of(tx, h, club) for h in club.players}
+        wearing = [h for h in club.players if sides[h.id].jersey == jersey]
         if wearing and all(h.unavailable for h in wearing):
             raise E.NotAllowed(E.LINEUP_UNAVAILABLE.format(name=f"Number {jersey} ({tx.name(wearing[0].id)})"))
     return str(style)
@@ -173,6 +176,7 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
     if len(entries) > pitch.on_pitch or (len(entries) != pitch.on_pitch and not partial):
         raise E.NotAllowed(E.LINEUP_COUNT.format(need=pitch.on_pitch, count=len(entries)))
     placed: list[Placed] = []
+    sides = {h.id: side_of(tx, h, club) for h in club.players}  # each footballer's face, asked once
     for e in entries:
         zone = e.get("zone")
         if zone not in ZONES:
@@ -189,7 +193,7 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
                 raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=club.seat, name=card.name))
             if held.unavailable:
                 raise E.NotAllowed(E.LINEUP_UNAVAILABLE.format(name=card.name))
-            side = side_of(tx, held, club)
+            side = sides[held.id]
             wanted = side.jersey if side.jersey in pitch.jerseys else None
             if jersey is None and wanted is not None:
                 jersey = wanted
@@ -200,14 +204,14 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
                                                                 sections=" or ".join(SECTION_WORDS.get(s, s) for s in side.sections)))
             style = side.style
         else:
-            style = _plain_side(tx, club, jersey, style)
+            style = _plain_side(tx, club, jersey, style, sides)
         placed.append(Placed(zone, jersey, card_id, style))
     numbers = Counter(p.jersey for p in placed if p.jersey is not None)
     for number, n in numbers.items():
         if n > 1:
             raise E.NotAllowed(E.LINEUP_JERSEY_TWICE.format(jersey=number))
     blanks = sum(1 for p in placed if p.jersey is None)
-    if blanks > blank_markers(tx, club):
+    if blanks and blanks > blank_markers(tx, club):
         raise E.NotAllowed(E.LINEUP_BLANKS.format(have=blank_markers(tx, club), count=blanks))
     cards = Counter(p.card for p in placed if p.card is not None)
     for card_id, n in cards.items():
@@ -311,8 +315,11 @@ def apply_mandatory(tx: Tx, seat: int, timing: str) -> None:
     """Effects that happen by themselves at a moment of the match: the mandatory abilities of the club's cards
     (footballers only when they play); the others are offered to the club (`actions.offered`)."""
     club = tx.club(seat)
-    for source, abilities in card_abilities(tx, club):
-        apply_abilities(tx, abilities, timing, Ctx(seat=seat, source=source, label=tx.name(source), roll=event_roll(tx.event)))
+    sources = card_abilities(tx, club)
+    roll = event_roll(tx.event) if sources else None
+    for source, abilities in sources:
+        if timing in applying(abilities)[0]:  # most cards have nothing at this moment
+            apply_abilities(tx, abilities, timing, Ctx(seat=seat, source=source, label=tx.name(source), roll=roll))
     club = tx.club(seat)
     for p in club.lineup or ():
         if p.card is None:
@@ -320,7 +327,10 @@ def apply_mandatory(tx: Tx, seat: int, timing: str) -> None:
         held = club.held(p.card)
         if held is None:
             continue
-        for ability in side_of(tx, held, club).abilities:
+        abilities = side_of(tx, held, club).abilities
+        if timing not in applying(abilities)[1]:
+            continue
+        for ability in abilities:
             if ability.timing == timing and not ability.optional:
                 apply_effects(tx, ability.effects, Ctx(seat=seat, source=p.card, label=tx.name(p.card), roll=event_roll(tx.event)))
 
@@ -392,16 +402,24 @@ def use_match_card(tx: Tx, seat: int, card_id: str, timings: tuple[str, ...] | N
 def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResult], Counter[str]]:
     """Compare the nine zone pairs; returns each pair's result and the goals each footballer card scored."""
     pitch = tx.board(club.seat).pitch
-    lineup = club.lineup or ()
+    facings = dict(pitch.facing)
+    their_zones = dict(opponent.zones)
+    # each jersey marker's Strength, once, by zone: (attackers as (Strength, card), defenders' Strength)
+    by_zone: dict[str, tuple[list[tuple[int, str | None]], list[int]]] = {zone: ([], []) for zone in ZONES}
+    for p in club.lineup or ():
+        attack, defence = by_zone[p.zone]
+        if p.style == "attack":
+            attack.append((strength_of(tx, club, p), p.card))
+        elif p.style == "defence":
+            defence.append(strength_of(tx, club, p))
     scorers: Counter[str] = Counter()
     out = []
     for zone in ZONES:
-        facing = pitch.faces(zone)
-        ours = [p for p in lineup if p.zone == zone]
-        attackers = sorted(((strength_of(tx, club, p), p.card) for p in ours if p.style == "attack"), key=lambda x: -x[0])
-        defenders = [strength_of(tx, club, p) for p in ours if p.style == "defence"]
+        facing = facings[zone]
+        ours_attack, defenders = by_zone[zone]
+        attackers = sorted(ours_attack, key=_by_strength)
         section = facing.split("_")[0]
-        theirs = opponent.zone(facing)
+        theirs = their_zones[facing]
         their_att = [_opp_strength(club, section, f.style, f.strength) for f in theirs if f.style == "attack"]
         their_def = [_opp_strength(club, section, f.style, f.strength) for f in theirs if f.style == "defence"]
         d = sorted(their_def, reverse=True)
@@ -415,6 +433,10 @@ def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResu
         out.append(ZoneResult(zone, facing, tuple(s for s, _ in attackers), tuple(sorted(defenders, reverse=True)),
                               tuple(sorted(their_att, reverse=True)), tuple(d), scored, conceded))
     return out, scorers
+
+
+def _by_strength(item: tuple[int, str | None]) -> int:
+    return -item[0]
 
 
 def _opp_strength(club: Club, section: str, style: str, strength: int) -> int:
@@ -449,11 +471,12 @@ def on_kickoff(tx: Tx) -> None:
     team_name = board.team(opponent.team).name
     against = opponent.name if opponent.name == team_name else f"{opponent.name} ({team_name})"
     move_team(tx, opponent.team, points[their])
-    for z in zones:
-        if z.scored or z.conceded:
-            tx.say("zone", seat, f"{z.zone.replace('_', ' ')}: Seat {seat} scores {z.scored}, {opponent.name} scores {z.conceded}.", **z.as_dict())
+    if not tx.quiet:  # the zones in words, for whoever reads the announcements
+        for z in zones:
+            if z.scored or z.conceded:
+                tx.say("zone", seat, f"{z.zone.replace('_', ' ')}: Seat {seat} scores {z.scored}, {opponent.name} scores {z.conceded}.", **z.as_dict())
     conclude_match(tx, seat, goals, conceded, result, scorers, against,
-                   opponent=opponent.id, team=opponent.team, zones=[z.as_dict() for z in zones])
+                   opponent=opponent.id, team=opponent.team, zones=None if tx.quiet else [z.as_dict() for z in zones])
 
 
 def conclude_match(tx: Tx, seat: int, goals: int, conceded: int, result: str, scorers: Counter[str], against: str,
@@ -477,7 +500,8 @@ def conclude_match(tx: Tx, seat: int, goals: int, conceded: int, result: str, sc
     playing = {p.card for p in club.lineup or () if p.card}
     players = []
     for h in club.players:
-        h = evolve(h, strength_temp=0)
+        if h.strength_temp:
+            h = evolve(h, strength_temp=0)
         if h.id in playing and tx.rules.experience(tx, club.seat, h, True):  # type: ignore[attr-defined]
             h = _experience(tx, club.seat, h, scorers[h.id])
         players.append(h)
@@ -519,7 +543,8 @@ def consequence_roll(tx: Tx, pending: Pending, value: int) -> None:
     effects = tx.board(seat).consequence(club.result, value)
     effects = tx.rules.consequence(tx, seat, club.result, value, effects)  # type: ignore[attr-defined]
     tx.put(evolve(club, consequence_done=True))
-    tx.say("match_consequence", seat, f"Seat {seat} rolled {value} for the Match consequence after a {club.result}.", roll=value, result=club.result, effects=[e.to_dict() for e in effects])
+    if not tx.quiet:
+        tx.say("match_consequence", seat, f"Seat {seat} rolled {value} for the Match consequence after a {club.result}.", roll=value, result=club.result, effects=[e.to_dict() for e in effects])
     apply_effects(tx, effects, Ctx(seat=seat, label="Match consequence", table=consequence_ref(club.result, value), targets=event_targets(tx.event)))
 
 
