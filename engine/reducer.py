@@ -14,7 +14,7 @@ from engine import errors as E
 from engine import host
 from engine.cards import Profile
 from engine.flow import advance
-from engine.state import Game, State, evolve
+from engine.state import Game, State, evolve, evolve1
 from engine.tx import Announcement, Tx
 
 #: The event that names a game's pack, modules and options (only as the first event of a log).
@@ -51,7 +51,7 @@ def apply(profile: Profile, state: State, event: Mapping[str, Any], *, quiet: bo
     tx = Tx(profile, rules, state, event, quiet)
     spec.handler(tx)
     advance(tx)
-    return Step(evolve(tx.state, events=state.events + 1), tuple(tx.anns))
+    return Step(evolve1(tx.state, "events", state.events + 1), tuple(tx.anns))
 
 
 def replay(profile: Profile, events: Iterable[Mapping[str, Any]]) -> State:

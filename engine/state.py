@@ -43,6 +43,18 @@ def evolve(obj: T, **changes: Any) -> T:
     return _new(cls, values)  # type: ignore[no-any-return]
 
 
+def evolve1(obj: T, name: str, value: Any) -> T:
+    """`evolve` with one field changed, for the changes made after every event (no keyword arguments to pack)."""
+    cls = obj.__class__
+    try:
+        i = _FIELDS[cls][name]
+    except KeyError:
+        return evolve(obj, **{name: value})  # the first change of this class, or an unknown field (ValueError)
+    values = list(obj)  # type: ignore[call-overload]
+    values[i] = value
+    return _new(cls, values)  # type: ignore[no-any-return]
+
+
 #: The stages of the base game in words (a game's modules add theirs: `stage_name`).
 STAGE_NAMES = {
     "setup": "the setup",

@@ -13,7 +13,7 @@ from typing import Any
 from engine import errors as E
 from engine.cards import Board, Profile
 from engine.host import Rules
-from engine.state import Club, State, evolve
+from engine.state import Club, State, evolve1
 
 Announcement = dict[str, Any]
 
@@ -53,10 +53,9 @@ class Tx:
         clubs = self.state.clubs
         for i, c in enumerate(clubs):
             if c.seat == seat:
-                self.state = evolve(self.state, clubs=clubs[:i] + (club,) + clubs[i + 1:])
+                self.state = evolve1(self.state, "clubs", clubs[:i] + (club,) + clubs[i + 1:])
                 return club
-        self.state = evolve(self.state, clubs=clubs)
-        return club
+        return club  # no club at that seat: nothing to store
 
     def update(self, seat: int, fn: Callable[[Club], Club]) -> Club:
         """Apply a function to a club and store the result."""
@@ -68,7 +67,7 @@ class Tx:
 
     def put_slice(self, module: str, value: Any) -> None:
         """Store a module's changed slice."""
-        self.state = evolve(self.state, modules=tuple((k, value if k == module else v) for k, v in self.state.modules))
+        self.state = evolve1(self.state, "modules", tuple((k, value if k == module else v) for k, v in self.state.modules))
 
     def board(self, seat: int | None = None) -> Board:
         """The board tables a seat plays with (None: the shared League table's), as the game's modules make them."""

@@ -17,11 +17,13 @@ from engine.tx import Tx
 
 def field(ev: Mapping[str, Any], name: str, kind: type | tuple[type, ...], doc: str, *, default: Any = ...) -> Any:
     """A required (or defaulted) field of an event, type-checked (bools are not ints)."""
-    if name not in ev or ev[name] is None:
+    value = ev.get(name)
+    if value.__class__ is kind:  # the common case: exactly the type asked for
+        return value
+    if value is None:
         if default is not ...:
             return default
         raise E.BadEvent(E.MISSING_FIELD.format(type=ev.get("type"), field=name, doc=doc))
-    value = ev[name]
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if isinstance(value, bool) and bool not in kinds:
         raise E.BadEvent(E.BAD_FIELD.format(type=ev.get("type"), field=name, why=doc))

@@ -317,9 +317,10 @@ def apply_mandatory(tx: Tx, seat: int, timing: str) -> None:
     club = tx.club(seat)
     sources = card_abilities(tx, club)
     roll = event_roll(tx.event) if sources else None
-    for source, abilities in sources:
-        if timing in applying(abilities)[0]:  # most cards have nothing at this moment
-            apply_abilities(tx, abilities, timing, Ctx(seat=seat, source=source, label=tx.name(source), roll=roll))
+    if timing in _applying_any(sources):  # most clubs' cards have nothing at this moment
+        for source, abilities in sources:
+            if timing in applying(abilities)[0]:
+                apply_abilities(tx, abilities, timing, Ctx(seat=seat, source=source, label=tx.name(source), roll=roll))
     club = tx.club(seat)
     for p in club.lineup or ():
         if p.card is None:
@@ -333,6 +334,22 @@ def apply_mandatory(tx: Tx, seat: int, timing: str) -> None:
         for ability in abilities:
             if ability.timing == timing and not ability.optional:
                 apply_effects(tx, ability.effects, Ctx(seat=seat, source=p.card, label=tx.name(p.card), roll=event_roll(tx.event)))
+
+
+def _applying_any(sources: tuple[tuple[str, tuple[Any, ...]], ...]) -> frozenset[str]:
+    """The moments at which some of these cards' abilities apply by themselves (kept per answer of
+    `card_abilities`, which is the same object while the club's cards are)."""
+    found = _ANY.get(id(sources))
+    if found is not None and found[0] is sources:
+        return found[1]
+    timings = frozenset(t for _, abilities in sources for t in applying(abilities)[0])
+    if len(_ANY) > 256:
+        _ANY.clear()
+    _ANY[id(sources)] = (sources, timings)
+    return timings
+
+
+_ANY: dict[int, tuple[Any, frozenset[str]]] = {}
 
 
 def on_tactic_played(tx: Tx) -> None:
@@ -440,6 +457,8 @@ def _by_strength(item: tuple[int, str | None]) -> int:
 
 
 def _opp_strength(club: Club, section: str, style: str, strength: int) -> int:
+    if not club.opp_mods:
+        return strength if strength > 0 else 0
     for sec, sty, amount in club.opp_mods:
         if sec in ("all", section) and sty in ("any", style):
             strength += amount
