@@ -13,13 +13,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.views import EVERYTHING
+from engine.words import name_clubs
 
 UNDONE_LINE = "Undone: {what}"
 """The log line (and the screens' detail) that says an event was taken back."""
 UNDO_KIND = "undo"
 
-_SEAT = re.compile(r"(?<!takes )\bSeat (\d+)\b(?: \(([^()]*)\))?")
-"""A club named by its seat (not "takes Seat 2", where the seat is the place), maybe followed by its name in brackets."""
 _ID = re.compile(r"\b[a-z]+_[A-Za-z0-9_\-]*[A-Za-z0-9]\b")
 """What a card's or a die's id looks like in a sentence (``opp_green``, ``obj_03``)."""
 
@@ -66,18 +65,10 @@ class Reader:
 
     def text(self, text: str) -> str:
         """A sentence with club, card and die names for seats and ids."""
-        text = _SEAT.sub(self._club, text)
+        text = name_clubs(self.clubs, text)
         if self._die_twice is not None:
             text = self._die_twice.sub(r"\1", text)  # "the opp_green die" and "the opp_green" alike
         return _ID.sub(lambda m: self.names.get(m.group(0), m.group(0)), text)
-
-    def _club(self, match: re.Match[str]) -> str:
-        """"Seat 2" as its club's name; "Seat 2 (Reds)" as "Reds", not "Reds (Reds)"."""
-        name = self.clubs.get(int(match.group(1)))
-        if name is None:
-            return match.group(0)
-        bracket = match.group(2)
-        return name if bracket is None or bracket == name else f"{name} ({bracket})"
 
     def need(self, need: Mapping[str, Any]) -> dict[str, Any]:
         """What the table waits for, its sentences (``text``, ``short``, ``hint``) with the names people know."""

@@ -23,13 +23,14 @@ from engine import host
 from engine.cards import Profile
 from engine.events import EVENT_TYPES
 from engine.legal import legal_events as _legal_events
-from engine.lineup import club_words, fill_lineup, lineup_why_not
+from engine.lineup import fill_lineup, lineup_why_not
 from engine.loader import load_profile as _load
 from engine.errors import EngineError
 from engine.reducer import GAME_DOC, GAME_EVENT, Step, apply, check_game, replay, why_not
 from engine.rules.league import week_opponent
 from engine.state import State
 from engine.views import final_scores, secret_cards, view
+from engine.words import club_words
 
 __all__ = [
     "EVENT_TYPES",

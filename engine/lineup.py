@@ -21,8 +21,9 @@ from engine.rules.matchday import check_lineup, lineup_due, stands_of
 from engine.rules.suspension_and_injury import blank_markers
 from engine.state import Club, Placed, State, evolve
 from engine.tx import Tx
+from engine.words import club_words
 
-__all__ = ["CANNOT_FILL", "auto_lineup", "club_words", "fill_lineup", "limits", "lineup_why_not"]
+__all__ = ["CANNOT_FILL", "auto_lineup", "fill_lineup", "limits", "lineup_why_not"]
 
 CANNOT_FILL: Final = ("The jersey markers left cannot fill the pitch around those placed: take one back (a blank "
                       "marker or a crowded section) and fill again.")
@@ -37,13 +38,6 @@ def _tx(profile: Profile, state: State, event: Mapping[str, Any]) -> Tx:
 def _arranging(state: State, seat: int) -> dict[str, Any] | None:
     """The seat's need to arrange its jersey markers in secret for a half of a match between clubs, if any."""
     return next((n for n in state.awaiting if n.get("seat") == seat and n.get("need") == "arrange"), None)
-
-
-def club_words(state: State, text: str) -> str:
-    """A sentence of the rules with each club named as the people at the table call it, not by its seat."""
-    for club in state.clubs:
-        text = text.replace(f"Seat {club.seat}'s", f"{club.name}'s").replace(f"Seat {club.seat}", club.name)
-    return text
 
 
 def limits(tx: Tx, club: Club) -> dict[str, Any]:
