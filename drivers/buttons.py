@@ -36,10 +36,15 @@ NO_LED = "The button {name!r} has no LED: give it an led_pin in the table file."
 class Debouncer:
     """Turns raw, chattering edges of one button into debounced presses and holds.
 
-    A level counts only once it has stayed unchanged for ``debounce`` seconds.  With a hold time,
-    ``press`` comes on release (the button might still become a hold); ``hold`` comes as soon as
-    the button has been down for ``hold_time``, and its release then says nothing.  Without a hold
-    time, ``press`` comes as soon as the button is down.
+    A closing contact counts only once it has stayed closed for ``debounce`` seconds.  With a hold
+    time, ``press`` comes on release (the button might still become a hold); ``hold`` comes as soon
+    as the button has been down for ``hold_time``, and its release then says nothing.  Without a
+    hold time, ``press`` comes as soon as the button is down.
+
+    A release is acted on at its first edge: the contact has then been proven closed for a whole
+    debounce interval, so the edge is a finger letting go, not chatter.  The chatter of the opening
+    contact that follows only closes it for moments shorter than ``debounce``, which never count as
+    a new press.  Waiting for the open level to settle would hold every press back by ``debounce``.
     """
 
     def __init__(self, name: str, debounce: float = DEBOUNCE, hold_time: float | None = HOLD_TIME) -> None:
@@ -70,6 +75,10 @@ class Debouncer:
             self._settled.extend(self._decide(now))
             self._raw = pressed
             self._raw_since = now
+            if not pressed and self._stable and self.hold_time is not None:
+                self._stable = False
+                if not self._held:
+                    self._settled.append(ButtonReading("press", self.name))
 
     def poll(self, now: float) -> list[ButtonReading]:
         """Return the readings that became due by ``now``."""
@@ -88,8 +97,7 @@ class Debouncer:
                 self._held = False
                 if self.hold_time is None:
                     readings.append(ButtonReading("press", self.name))
-            elif self.hold_time is not None and not self._held:
-                readings.append(ButtonReading("press", self.name))
+            # A settled release says nothing: with a hold time, edge() acted on it at once.
         if self._hold_due(now):
             self._held = True
             readings.append(ButtonReading("hold", self.name))

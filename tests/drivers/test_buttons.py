@@ -86,6 +86,30 @@ def test_chatter_on_press_and_release_gives_exactly_one_press(
     assert reading_log.items == [ButtonReading("press", "seat2")]
 
 
+def test_a_release_is_a_press_at_its_first_edge_and_the_chatter_after_it_is_not_another(
+    table: Buttons, reading_log: ReadingLog, manual_clock: ManualClock
+) -> None:
+    button = table.simulated("seat1")
+    button.down()
+    manual_clock.advance(buttonsmod.DEBOUNCE * 2)
+    table.service()
+    assert reading_log.items == []
+    button.up()
+    table.service()  # the clock has not moved: the press is known at the release's edge itself
+    assert reading_log.items == [ButtonReading("press", "seat1")]
+    for _ in range(5):  # the opening contact bounces shut, each time for less than the debounce interval
+        button.down()
+        manual_clock.advance(buttonsmod.DEBOUNCE * 0.9)
+        table.service()
+        button.up()
+        manual_clock.advance(0.001)
+        table.service()
+    manual_clock.advance(2.0)
+    table.service()
+    assert reading_log.items == [ButtonReading("press", "seat1")]
+    assert not table.is_pressed("seat1")
+
+
 def test_a_glitch_shorter_than_the_debounce_time_is_ignored(
     table: Buttons, reading_log: ReadingLog, manual_clock: ManualClock
 ) -> None:
