@@ -12,11 +12,13 @@ same bus, which the driver therefore closes before selecting its own.
 
 Wire time.  A frame is 1,024 bytes: about 93 ms on an I2C bus at the default 100 kHz, 23 ms at the 400 kHz the
 installer sets, and a table redraws several screens for one tap.  So :meth:`Display.show` sends only the 128-byte
-pages (8 rows of pixels) that differ from what the panel already holds, and of each only the columns from the
-first to the last that changed.  The simulated I2C bus charges every byte its time on the wire (9 clocks: 8 bits
-and the acknowledge), counted in ``SimulatedI2C.wire`` and waited out once a frame is sent when the simulation is
-given a ``sleep`` (as the simulated MFRC522 charges its air time).  luma hands the simulated bus its data in
-32-byte blocks where a Pi's smbus2 sends a page in one transaction: the simulation errs slow by about 6 %.
+pages (8 rows of pixels) that differ from what the panel already holds, and of each only the runs of columns that
+changed, each in a column window of its own (a gap of unchanged columns shorter than a new window's commands is
+sent over).  luma.oled's ``ssd1306.display`` always sends the whole frame, so the windows are set here through
+luma's device.  The simulated I2C bus charges every byte its time on the wire (9 clocks: 8 bits and the
+acknowledge), counted in ``SimulatedI2C.wire`` and waited out once a frame is sent when the simulation is given a
+``sleep`` (as the simulated MFRC522 charges its air time).  It carries the transactions a Pi's smbus2 sends:
+commands as SMBus block writes, display RAM in one I2C_RDWR write per run.
 
 A panel that stops answering is reported as a ``HealthReading`` and retried by the driver itself: on the
 next :meth:`Display.show` once ``retry_interval`` has passed, and by a timer every ``retry_interval``
@@ -155,9 +157,19 @@ class SimulatedPanel:
 
     def data(self, data: list[int]) -> None:
         """Feed display RAM bytes (the D/C line high, or I2C control byte 0x40)."""
-        for byte in data:
-            if self._col < self._ram_width:  # past the last column of RAM a byte lands nowhere
-                self.ram[self._page * self._ram_width + self._col] = byte
+        at, count = 0, len(data)
+        while at < count:
+            if self._memory_mode == 0 and self._col_window[0] <= self._col <= self._col_window[1]:
+                # Horizontal addressing: the bytes up to the window's last column land side by side on one page.
+                take = min(count - at, self._col_window[1] - self._col + 1)
+                start = self._page * self._ram_width + self._col
+                self.ram[start:start + take] = bytes(data[at:at + take])
+                self._col += take - 1
+                at += take
+            else:
+                if self._col < self._ram_width:  # past the last column of RAM a byte lands nowhere
+                    self.ram[self._page * self._ram_width + self._col] = data[at]
+                at += 1
             self._advance()
         self._data_bytes += len(data)
         self.wrote += len(data)
@@ -166,12 +178,12 @@ class SimulatedPanel:
             self._data_bytes %= WIDTH * PAGES
 
     def _advance(self) -> None:
-        if self._memory_mode == 0:  # horizontal: wrap to the next page within the windows
-            if self._col >= self._col_window[1]:
-                self._col = self._col_window[0]
-                self._page = self._page + 1 if self._page < self._page_window[1] else self._page_window[0]
-            else:
-                self._col += 1
+        # SSD1306 datasheet 10.1.3: after each byte the pointer moves on inside the column and page windows that
+        # COLUMNADDR (0x21) and PAGEADDR (0x22) set, and wraps to the windows' start after their end.
+        if self._memory_mode == 0:  # horizontal: along the page, then to the next page
+            self._col, self._page = _step(self._col, self._col_window, self._page, self._page_window)
+        elif self._memory_mode == 1:  # vertical: down the pages, then to the next column
+            self._page, self._col = _step(self._page, self._page_window, self._col, self._col_window)
         elif self._col < self._ram_width - 1:  # page addressing: stay on the page
             self._col += 1
 
@@ -196,6 +208,14 @@ class SimulatedPanel:
         elif 0x10 <= cmd <= 0x1F:
             self._col = (self._col & 0x0F) | (cmd & 0x0F) << 4
         # Contrast, multiplex, clocks, remap...: accepted; the picture does not depend on them here.
+
+
+def _step(inner: int, inner_window: tuple[int, int], outer: int, outer_window: tuple[int, int]) -> tuple[int, int]:
+    """The pointer after one byte: the inner address moves on; past its window's end it starts the window again
+    and the outer address moves on, back to its window's start after its end."""
+    if inner < inner_window[1]:
+        return inner + 1, outer
+    return inner_window[0], outer + 1 if outer < outer_window[1] else outer_window[0]
 
 
 class SimulatedMux:
@@ -279,11 +299,22 @@ class SimulatedI2CBus:
     def write_i2c_block_data(self, address: int, register: int, data: list[int]) -> None:
         """Write a control byte and data: 0x00 for commands, 0x40 for display RAM (SSD1306 section 8.1.5)."""
         self.wire.charge(2 + len(data))
+        self._deliver(address, register, list(data))
+
+    def i2c_rdwr(self, *messages: Any) -> None:
+        """Run smbus2 ``i2c_msg.write`` messages, as the kernel's I2C_RDWR does: each is the address byte and its
+        bytes, the first of which is the panel's control byte (however long the rest: no 32-byte SMBus blocks)."""
+        for message in messages:
+            data = list(message)
+            self.wire.charge(1 + len(data))
+            self._deliver(message.addr, data[0], data[1:])
+
+    def _deliver(self, address: int, control: int, data: list[int]) -> None:
         targets = self._targets(address)
         if not targets:
             raise self._nack(address)
         for panel in targets:  # two panels with one address on open channels both listen
-            (panel.data if register & 0x40 else panel.command)(list(data))
+            (panel.data if control & 0x40 else panel.command)(data)
 
     def close(self) -> None:
         """Nothing to release; present for smbus compatibility."""
@@ -693,21 +724,23 @@ class Display:
 
     def _send_page(self, page: int, data: bytes, held: bytes) -> None:
         """Write the columns of one page that differ from what the panel holds, through luma's device."""
-        first, last = 0, len(data) - 1
-        if len(held) == len(data):
-            while data[first] == held[first]:
-                first += 1
-            while data[last] == held[last]:
-                last -= 1
         device = self._device
-        if self.kind == "sh1106":
-            # Page addressing; the SH1106's 132-column RAM shows columns 2-129 (luma's page_address_offset).
-            column = device._page_address_offset + first
-            device.command(0xB0 | page, column & 0x0F, 0x10 | column >> 4)
-        else:
-            # Horizontal addressing (luma sets MEMORYMODE 0): a window of one page, over the changed columns.
-            device.command(0x21, device._colstart + first, device._colstart + last, 0x22, page, page)
-        device.data(list(data[first:last + 1]))
+        for first, last in _changed_runs(held, data, self._window_cost):
+            if self.kind == "sh1106":
+                # Page addressing; the SH1106's 132-column RAM shows columns 2-129 (luma's page_address_offset).
+                column = device._page_address_offset + first
+                device.command(0xB0 | page, column & 0x0F, 0x10 | column >> 4)
+            else:
+                # Horizontal addressing (luma sets MEMORYMODE 0): a window of one page, over the changed columns.
+                device.command(0x21, device._colstart + first, device._colstart + last, 0x22, page, page)
+            device.data(list(data[first:last + 1]))
+
+    @property
+    def _window_cost(self) -> int:
+        """Bytes on the wire that pointing the panel at another run of columns costs: its addressing commands, and
+        on I2C the address and control bytes of the command's and the data's transactions."""
+        commands = 3 if self.kind == "sh1106" else 6
+        return commands + (4 if self.interface == "i2c" else 0)
 
     def _make_device(self) -> Any:
         from luma.core.interface.serial import i2c, spi
@@ -725,6 +758,12 @@ class Display:
                 serial = spi(port=self.bus, device=self.spi_device, gpio_DC=self.dc_pin, gpio_RST=self.rst_pin)
         elif self.simulation is not None:
             serial = i2c(bus=self.simulation.bus(self.bus), address=self.address)
+            # luma sends display RAM to a bus it is handed in 32-byte SMBus blocks, but on the Pi it opens smbus2
+            # itself and sends each run in one I2C_RDWR transaction: the simulated bus takes those, so it carries
+            # (and charges the wire time of) the transactions a Pi sends.
+            from smbus2 import i2c_msg
+
+            serial._managed, serial._i2c_msg_write = True, i2c_msg.write
         else:
             serial = i2c(port=self.bus, address=self.address)
         model = ssd1306 if self.kind == "ssd1306" else sh1106
@@ -779,13 +818,25 @@ def _share_tables(device: Any) -> Any:
     return device
 
 
+def _changed_runs(held: bytes, data: bytes, gap: int) -> list[tuple[int, int]]:
+    """The (first, last) columns of each run of ``data`` that differs from ``held``; runs apart by no more than
+    ``gap`` unchanged columns are one run, since sending those columns again costs no more than a new window."""
+    if len(held) != len(data):  # what the panel holds is not known: all of it
+        return [(0, len(data) - 1)]
+    runs: list[tuple[int, int]] = []
+    for column in (c for c, (was, now) in enumerate(zip(held, data)) if was != now):
+        if runs and column - runs[-1][1] - 1 <= gap:
+            runs[-1] = (runs[-1][0], column)
+        else:
+            runs.append((column, column))
+    return runs
+
+
 def _page_bytes(image: Image.Image) -> list[bytes]:
     """A 128x64 1-bit image as the panel's eight pages: per page, a byte per column with the top row in bit 0."""
-    pages = []
-    for page in range(PAGES):
-        strip = image.crop((0, page * 8, WIDTH, page * 8 + 8)).transpose(Image.Transpose.TRANSPOSE)
-        pages.append(strip.tobytes().translate(_REVERSED))  # a row per column, its 8 pixels in one byte
-    return pages
+    # Transposed, each row of the image is one column of the panel: its 64 pixels packed in 8 bytes, one a page.
+    columns = image.transpose(Image.Transpose.TRANSPOSE).tobytes().translate(_REVERSED)
+    return [columns[page::PAGES] for page in range(PAGES)]
 
 
 def _check_config(name: str, kind: str, interface: str, address: int, mux_address: int | None,

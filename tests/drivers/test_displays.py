@@ -8,8 +8,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from luma.core.interface.serial import i2c
-from luma.oled.device import ssd1306
+from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw
 
 from drivers import displays as displaysmod
@@ -411,3 +413,94 @@ def test_frames_sent_page_by_page_light_exactly_their_pixels(table: SimulatedI2C
         assert display.show(frame)
         assert same_pixels(display.frame(), frame), f"{kind}, rotated {rotate}"
     assert panel.frames < 6, "fewer bytes than six whole frames went to the panel"
+
+
+# --- windows over the changed columns ---------------------------------------------------------------------------------
+
+
+def test_the_simulated_ssd1306_fills_its_column_and_page_window_as_the_datasheet_says() -> None:
+    # SSD1306 datasheet 10.1.3 (horizontal addressing): after each byte the column pointer moves right; past the
+    # window's end column it goes back to the start column on the next page, and past the end page to the start
+    # page.  COLUMNADDR (0x21) and PAGEADDR (0x22) set the windows and put the pointer at their start.
+    panel = SimulatedI2C(populate=False).add_panel(1)
+    panel.command([0x20, 0x00, 0x21, 10, 12, 0x22, 2, 3])
+    panel.data([1, 2, 3, 4, 5, 6, 7])
+    assert panel.ram[2 * 128 + 10:2 * 128 + 13] == bytes([7, 2, 3])  # the seventh byte wrapped to (page 2, col 10)
+    assert panel.ram[3 * 128 + 10:3 * 128 + 13] == bytes([4, 5, 6])
+    assert sum(panel.ram) == sum(range(2, 8))  # nothing outside the window was touched
+    # Vertical addressing (10.1.3): down the page window first, then the next column.
+    panel.command([0x20, 0x01, 0x21, 100, 101, 0x22, 6, 7])
+    panel.data([8, 9, 10, 11, 12])
+    assert [panel.ram[6 * 128 + 100], panel.ram[7 * 128 + 100], panel.ram[6 * 128 + 101], panel.ram[7 * 128 + 101]] \
+        == [12, 9, 10, 11]
+
+
+def test_two_small_changes_far_apart_on_one_page_send_only_their_own_columns(table: SimulatedI2C) -> None:
+    panel = table.add_panel(1, 0x3C)
+    display = open_display("seat1", bus=1, backend="sim", simulation=table)
+    first = frame_with("Bid 3", box=0)
+    assert display.show(first)
+    second = first.copy()
+    draw = ImageDraw.Draw(second)
+    draw.point((3, 20), fill=1)  # page 2, column 3
+    draw.point((120, 21), fill=1)  # page 2, column 120
+    wrote = panel.wrote
+    assert display.show(second)
+    assert panel.wrote - wrote == 2, "the two changed columns, not the 118 between them"
+    assert same_pixels(panel.image(), second)
+
+
+frame_edits = st.lists(
+    st.tuples(
+        st.sampled_from(["text", "box", "clear", "dot"]),
+        st.integers(min_value=-4, max_value=127),
+        st.integers(min_value=-4, max_value=63),
+        st.text(alphabet="0123456789€ ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz·:", max_size=16),
+    ),
+    max_size=6,
+)
+
+
+def edited(frame: Image.Image, edits: list[tuple[str, int, int, str]]) -> Image.Image:
+    """``frame`` with a few small changes drawn over it, as one screen's next frame differs from its last."""
+    out = frame.copy()
+    draw = ImageDraw.Draw(out)
+    for kind, x, y, text in edits:
+        if kind == "text":
+            draw.text((x, y), text, fill=1)
+        elif kind == "box":
+            draw.rectangle((x, y, x + len(text) * 3, y + 5), fill=1)
+        elif kind == "clear":
+            draw.rectangle((x, y, x + len(text) * 5, y + 11), fill=0)
+        else:
+            draw.point((x, y), fill=1)
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind, rotate", [("ssd1306", 0), ("sh1106", 0), ("ssd1306", 2), ("sh1106", 1)])
+@settings(max_examples=30, deadline=None)
+@given(sequence=st.lists(frame_edits, min_size=1, max_size=8))
+def test_after_any_sequence_of_partial_updates_the_panel_holds_exactly_the_whole_frame(
+    kind: str, rotate: int, sequence: list[list[tuple[str, int, int, str]]]
+) -> None:
+    # The reference is a twin panel on the same bus that luma's own display() sends every frame whole.
+    world = SimulatedI2C(populate=False)
+    panel = world.add_panel(1, 0x3C, kind=kind)
+    twin = world.add_panel(1, 0x3D, kind=kind)
+    display = Display("seat1", kind=kind, bus=1, rotate=rotate, backend="sim", simulation=world,  # type: ignore[arg-type]
+                      auto_retry=False)
+    assert display.open()
+    model = ssd1306 if kind == "ssd1306" else sh1106
+    whole = model(i2c(bus=world.bus(1), address=0x3D), width=128, height=64, rotate=rotate)
+    frame = Image.new("1", display.size, 0)
+    try:
+        for edits in sequence:
+            frame = edited(frame, edits)
+            assert display.show(frame)
+            whole.display(frame)
+            assert panel.ram == twin.ram
+            assert same_pixels(display.frame(), frame)
+    finally:
+        display.close()
+        whole.cleanup()
