@@ -280,18 +280,28 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(io.BytesIO(_font_bytes()), size)
 
 
+_CONTROL_TO_SPACE = {code: " " for code in range(32)}
+
+
 def drawable(text: str) -> str:
     """``text`` as the frame shows it: control characters (a stray tab or newline in a name) become spaces."""
-    return "".join(" " if ord(char) < 32 else char for char in text)
+    return text.translate(_CONTROL_TO_SPACE)
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int) -> int:
     """Width in pixels of ``text`` drawn at ``size``."""
+    # Kept: every bid redraws four screens whose lines, and the words wrap() tries, are mostly the same.
     return int(font(size).getlength(drawable(text)))
 
 
 def wrap(text: str, size: int, width: int = TEXT_WIDTH) -> list[str]:
     """Break ``text`` into lines no wider than ``width`` at ``size``; a word longer than a line is split."""
+    return list(_wrapped(text, size, width))
+
+
+@lru_cache(maxsize=1024)
+def _wrapped(text: str, size: int, width: int) -> tuple[str, ...]:
     lines: list[str] = []
     for paragraph in text.split("\n"):
         current = ""
@@ -310,7 +320,7 @@ def wrap(text: str, size: int, width: int = TEXT_WIDTH) -> list[str]:
                 lines.append(current[:cut])
                 current = current[cut:]
         lines.append(current)
-    return lines
+    return tuple(lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,6 +432,11 @@ MARK_PITCH = 5
 
 def draw(target: ImageDraw.ImageDraw, screen: SeatScreen, page: int = 0) -> None:
     """Draw one page of ``screen`` onto a 128×64 drawing surface (a luma ``canvas`` or a plain image)."""
+    _draw(target, screen, page, None)
+
+
+def _draw(target: ImageDraw.ImageDraw, screen: SeatScreen, page: int, frame: Image.Image | None) -> None:
+    # With ``frame`` (the 1-bit image under ``target``) each line is stamped from a kept stencil of it.
     count = page_count(screen)
     placed = layout(screen, page)
     if _status(screen):
@@ -440,13 +455,29 @@ def draw(target: ImageDraw.ImageDraw, screen: SeatScreen, page: int = 0) -> None
         # Pillow draws from the top of the line's cell; lift it so the capitals start at item.y.
         top = item.y - line_box(item.size)[0]
         for x in ((0, 1) if item.size >= BOLD_FROM else (0,)):
-            target.text((x, top), drawable(item.text), font=font(item.size), fill="white")
+            if frame is not None:
+                stencil, (left, up) = _line_stencil(item.text, item.size)
+                frame.paste(255, (x - left, top - up), stencil)
+            else:
+                target.text((x, top), drawable(item.text), font=font(item.size), fill="white")
+
+
+@lru_cache(maxsize=512)
+def _line_stencil(text: str, size: int) -> tuple[Image.Image, tuple[int, int]]:
+    """One line drawn once as a 1-bit stencil, and where in it the line's origin lies: a bid redraws four screens
+    whose lines are mostly those of the frame before, and drawing through FreeType is most of a frame's cost."""
+    shown = drawable(text)
+    left, upper, right, lower = font(size).getbbox(shown)
+    origin = (max(0, -left), max(0, -upper))  # a glyph reaching left of or above its origin is kept whole
+    image = Image.new("1", (max(1, origin[0] + right), max(1, origin[1] + lower)))
+    ImageDraw.Draw(image).text(origin, shown, font=font(size), fill="white")
+    return image, origin
 
 
 def render(screen: SeatScreen, page: int = 0) -> Image.Image:
     """One page of ``screen`` (the first unless told) as a 1-bit 128×64 image."""
     image = Image.new("1", (WIDTH, HEIGHT))
-    draw(ImageDraw.Draw(image), screen, page)
+    _draw(ImageDraw.Draw(image), screen, page, image)
     return image
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from luma.core.device import dummy
 from PIL import Image, ImageChops
 
@@ -104,6 +106,21 @@ def test_luma_canvas_on_dummy_device_matches_render() -> None:
     screen = compose(VIEW, 2, Message("Hire Rossi for €3?", ("Press: confirm",)))
     screens.show(device, screen)
     assert ImageChops.difference(device.image.convert("L"), render(screen).convert("L")).getbbox() is None
+
+
+typed = st.text(alphabet=st.one_of(st.characters(codec="latin-1"), st.sampled_from("€·…–—’")), max_size=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(headline=typed, detail=st.lists(typed, max_size=4))
+def test_every_page_rendered_from_kept_lines_is_the_frame_luma_and_pillow_draw(headline: str, detail: list[str]) -> None:
+    screen = compose(VIEW, 2, Message(headline, tuple(detail)))
+    for page in range(screens.page_count(screen)):
+        device = dummy(width=WIDTH, height=HEIGHT, mode="1")
+        screens.show(device, screen, page)
+        # Pixel values compared as stored (a lit pixel of a 1-bit image is 255), not only as lit or dark.
+        assert ImageChops.difference(device.image, render(screen, page)).getbbox() is None, \
+            f"page {page} of {screen.text()!r}"
 
 
 def test_text_model_lines_skip_empty_parts() -> None:
