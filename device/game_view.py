@@ -2,7 +2,8 @@
 
 :class:`device.inputs.Interpreter` decides what a tap or a press means; it asks this view which cards a club
 holds, what a card costs, which contracts it may take and which cards an effect asks it to choose.  Every answer
-is read from the engine's state and the loaded profile: nothing here decides a rule.
+is read from the engine's state and the loaded profile, or asked of the engine (`engine.uses`, `engine.why_not`):
+nothing here decides a rule.
 """
 
 from __future__ import annotations
@@ -11,14 +12,13 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
+from device.inputs import Pick
 from engine.errors import EngineError
+from engine.uses import use as engine_use
 
 _PICK_WORDS = {"chosen_player": "footballer", "chosen_youngster": "Youngster", "chosen_staff": "Staff card",
                "chosen_card": "card"}
-"""An effect's chosen target → what the seat is asked to tap (``device.inputs.PICK_KINDS``)."""
-_MATCH_TIMINGS = ("before_match", "during_match", "after_match")
-CONTRACTS = ("megaphone", "adboard", "shirt")
-"""The Sponsor contracts a card may be taken as, in the order a seat's button steps through them."""
+"""What the engine says an effect asks the club to choose → what the seat's screen asks it to tap."""
 
 
 class GameView:
@@ -48,53 +48,26 @@ class GameView:
         return cost if isinstance(cost, int) else None
 
     def owns(self, seat: int, card: str) -> bool:
-        """Whether the seat's club holds the card."""
+        """Whether the seat's club holds the card (a footballer, a Staff card or a Director of its own)."""
         club = self.state.club(seat)
-        return club is not None and club.held(card) is not None
+        return club is not None and (club.held(card) is not None or card in club.directors)
 
     def fanbase(self, seat: int) -> int:
         """The Fanbase markers the seat's club holds."""
         club = self.state.club(seat)
         return club.res[1] if club is not None else 0
 
-    def picks(self, event: Mapping[str, Any]) -> tuple[str, ...]:
-        """The cards the club chooses for the effects an event's card brings (a hire, a contract, a card's action or
-        match ability), one word each."""
-        card = self.profile.cards.get(str(event.get("card", "")))
-        if card is None:
-            return ()
-        kind = event.get("type")
-        if kind == "hire_staff":
-            abilities = [a for a in getattr(card, "abilities", ()) if a.timing == "immediate"]
-        elif kind == "sponsor" and hasattr(card, "contract"):
-            abilities = [a for a in card.contract(str(event.get("contract"))) if a.timing == "immediate"]
-        elif kind == "use_card":
-            abilities = self._usable(card, event.get("seat"))[:1]  # the engine uses the first that may be used now
-        else:
-            return ()
-        return tuple(_PICK_WORDS[str(effect.get(key))] for ability in abilities for effect in ability.effects
-                     for key in ("target", "to") if effect.get(key) in _PICK_WORDS)
-
-    def _usable(self, card: Any, seat: Any) -> list[Any]:
-        """A card's abilities a ``use_card`` may use now, in the engine's order: Tuesday-Thursday its actions;
-        on Matchday its match abilities (after the result only those for after the match), a footballer's from the
-        side it shows."""
-        abilities = tuple(getattr(card, "abilities", ()))
-        if self.state.stage != "matchday":
-            return [a for a in abilities if a.timing == "action"]
-        club = self.state.club(seat) if isinstance(seat, int) else None
-        held = club.held(card.id) if club is not None else None
-        side = getattr(card, "trained" if held is not None and held.trained else "untrained", None)
-        if side is not None:
-            abilities = tuple(side.abilities)
-        after = club is not None and club.result is not None
-        return [a for a in abilities if a.timing in _MATCH_TIMINGS and (a.timing == "after_match") == after]
+    def picks(self, event: Mapping[str, Any]) -> tuple[Pick, ...]:
+        """The cards the club is asked to tap for the effects of a card's use (a hire, a contract, a card's action or
+        match ability), as the engine says: what each is, in words, and the club's cards that fit; nothing when the
+        engine refuses the use now."""
+        return tuple(Pick(_PICK_WORDS.get(c.what, "card"), c.cards) for c in engine_use(self.profile, self.state, event).choices)
 
     def contracts(self, seat: int, card: str) -> tuple[str, ...]:
         """The Sponsor contract kinds the seat's club may take with this card now, as the engine says (its own
         board's slots, as the game's modules make them)."""
-        return tuple(kind for kind in CONTRACTS
-                     if self.why_not({"type": "sponsor", "seat": seat, "card": card, "contract": kind}) is None)
+        return tuple(str(u.event["contract"]) for u in engine.card_uses(self.profile, self.state, seat, card)
+                     if u.event["type"] == "sponsor" and u.why_not is None)
 
     def why_not(self, event: Mapping[str, Any]) -> str | None:
         """The engine's sentence for why it would refuse ``event`` now, or None when it would take it."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from device.screens import Message, message_for, refusal_message
 from drivers.dice import D6, D10, Die, Dice
@@ -129,6 +129,14 @@ class Hold:
 TableInput = Tap | Lift | Press | Hold
 
 
+class Pick(NamedTuple):
+    """A card a seat is asked to tap for an effect of a card's use, as the engine says: what it is, in words
+    ("footballer", "Youngster"), and the club's cards the rules take for it."""
+
+    what: str
+    cards: tuple[str, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What an input means: events to offer the engine (in order), messages per seat, or an undo."""
@@ -171,8 +179,9 @@ class Game(Protocol):
     def contracts(self, seat: int, card: str) -> tuple[str, ...]:
         """The Sponsor contract kinds the club at ``seat`` may take with this card now."""
 
-    def picks(self, event: Mapping[str, Any]) -> tuple[str, ...]:
-        """The cards the club chooses for the effects an event's card brings, one word each (see ``PICK_KINDS``)."""
+    def picks(self, event: Mapping[str, Any]) -> Sequence[Pick]:
+        """The cards the club chooses for the effects of a card's use, in order, as the engine says (none when it
+        refuses the use now)."""
 
     def why_not(self, event: Mapping[str, Any]) -> str | None:
         """The engine's sentence for why it would refuse ``event`` now, or None when it would take it."""
@@ -218,13 +227,6 @@ SETUP_EVENTS: Mapping[tuple[str, ...], tuple[str, bool]] = {
     ("opponent",): ("opponents", True),
     ("objective",): ("objective", False),
     ("tactic",): ("tactic", False),
-}
-#: What a card's effect asks the club to choose (``Game.picks``) → the kinds of the club's cards that fit (None: any).
-PICK_KINDS: Mapping[str, tuple[str, ...] | None] = {
-    "footballer": ("player", "youngster", "veteran"),
-    "Youngster": ("youngster",),
-    "Staff card": ("staff",),
-    "card": None,
 }
 OBJECTIVE_RESULTS = ("missed", "fulfilled", "perfect")
 WINTER_RESULTS = ("fulfilled", "perfect", "missed")
@@ -457,10 +459,11 @@ class Interpreter:
         if need == "kickoff" and kind == "tactic":
             return Outcome(events=({"type": "tactic_played", "seat": seat, "card": card},))
         if pending is not None and pending.kind == "pick" and need in ("action", "kickoff", *MATCH_TURNS):
-            return self._pick(seat, card, kind, pending, game)
+            return self._pick(seat, card, pending, game)
         if need in ("kickoff", *MATCH_TURNS) and game.owns(seat, card):
             # Before the kick-off a club's own card tapped uses its match ability (paid from what was assigned);
-            # one for a footballer of the club's choice asks for him next.
+            # one for a footballer of the club's choice asks for him next.  A card the engine will not use now
+            # says why at once.
             return self._confirmed(seat, _Pending("confirm", {"type": "use_card", "seat": seat, "card": card}, pad=tap.pad), game)
         if need == "action":
             if pending is not None and pending.kind == "contract" and pending.event.get("card") == card:
@@ -546,20 +549,27 @@ class Interpreter:
         return Outcome(messages={seat: self._pending_message(pending)})
 
     def _confirmed(self, seat: int, pending: _Pending, game: Game) -> Outcome:
-        """A confirmed hire or use: sent now, or first the cards its effects are for, tapped one by one."""
+        """A confirmed hire or use: sent now, or first the cards its effects are for (as the engine says), tapped one
+        by one; the engine's refusal at once when it will not take it now."""
+        why = game.why_not(pending.event)
+        if why is not None:
+            self._pending.pop(seat, None)
+            return self._refuse(seat, why, pending.event)
         picks = game.picks(pending.event)
         if not picks:
             return Outcome(events=(pending.event,))
         name = game.name(str(pending.event.get("card", "")))
-        chooser = _Pending("pick", pending.event, options=picks, pad=pending.pad, prompt=PICK_FOR.format(name=name))
+        chooser = _Pending("pick", pending.event, options=tuple(p.what for p in picks), pad=pending.pad,
+                           prompt=PICK_FOR.format(name=name))
         self._pending[seat] = chooser
         return Outcome(messages={seat: self._pending_message(chooser)})
 
-    def _pick(self, seat: int, card: str, kind: str, pending: _Pending, game: Game) -> Outcome:
+    def _pick(self, seat: int, card: str, pending: _Pending, game: Game) -> Outcome:
         """A card of the club tapped as the one a Staff action (or the like) is for, e.g. the footballer to train."""
         want = pending.options[len(pending.chosen)]
-        fits = PICK_KINDS.get(want)
-        if not game.owns(seat, card) or (fits is not None and kind not in fits):
+        picks = game.picks(pending.event)
+        fits = picks[len(pending.chosen)].cards if len(pending.chosen) < len(picks) else ()
+        if card not in fits:
             return self._say(seat, NOT_A_PICK.format(what=want), TAP_PICK.format(what=want), HOLD_TO_CANCEL)
         why = game.why_not({**pending.event, "targets": [*pending.chosen, card]})
         if why is not None:  # the engine will not take this card for it: another may be tapped, or a hold cancels

@@ -7,6 +7,7 @@
     engine.why_not(profile, step.state, {"type": "pass", "seat": 1})   # the sentence, or None when accepted
     engine.lineup_why_not(profile, state, 1, placed)   # which jersey marker placed so far is refused, and why
     engine.fill_lineup(profile, state, 1, placed)      # the lineup event with the rest placed by the rules' choice
+    engine.card_uses(profile, state, 1, "st_06")       # what a card may do for the club now, and what it asks to choose
 
 A game is a pack (``eleven``) plus the rule modules chosen for it (`modules`); its first event may name them
 (``{"type": "game", "modules": [...], "options": {...}}``).  How to write a module: engine/RULES.md.
@@ -29,6 +30,7 @@ from engine.errors import EngineError
 from engine.reducer import GAME_DOC, GAME_EVENT, Step, apply, check_game, replay, why_not
 from engine.rules.league import week_opponent
 from engine.state import State
+from engine.uses import card_uses
 from engine.views import final_scores, secret_cards, view
 from engine.words import club_words
 
@@ -38,6 +40,7 @@ __all__ = [
     "State",
     "Step",
     "apply",
+    "card_uses",
     "club_words",
     "event_types",
     "final_scores",

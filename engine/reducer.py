@@ -70,9 +70,14 @@ def why_not(profile: Profile, state: State, event: Mapping[str, Any]) -> str | N
     try:
         apply(profile, state, event, quiet=True)
     except E.EngineError as refusal:
-        # the sentence itself: an unknown card's error is a KeyError, whose str() would put it in quotes
-        return refusal.args[0] if refusal.args and isinstance(refusal.args[0], str) else str(refusal)
+        return sentence(refusal)
     return None
+
+
+def sentence(refusal: E.EngineError) -> str:
+    """A refusal's sentence as a player reads it."""
+    # the sentence itself: an unknown card's error is a KeyError, whose str() would put it in quotes
+    return refusal.args[0] if refusal.args and isinstance(refusal.args[0], str) else str(refusal)
 
 
 def _on_game(tx: Tx) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 from engine import errors as E
 from engine.cards import Ability, PlayerCard
 from engine.rules.context import describe_quad, event_roll, event_targets, pay, quad_of, replace_held, side_of, unavailable
-from engine.rules.effects import Ctx, apply_abilities, apply_effects
+from engine.rules.effects import Ctx, apply_abilities, apply_effects, choices_of
 from engine.state import Club, Pending, evolve
 from engine.tx import Tx
 
@@ -174,7 +174,8 @@ def use_moment_card(tx: Tx, seat: int, card_id: str) -> None:
     cost = quad_of(ability.cost_map)
     club = pay(club, cost, f"use {name}")
     tx.put(evolve(club, used=club.used + (f"{card_id}@{stage}",)))
-    tx.say("use_card", seat, f"Seat {seat} uses {name} (paying {describe_quad(cost)}).", card=card_id, free=False, cost=list(cost))
+    tx.say("use_card", seat, f"Seat {seat} uses {name} (paying {describe_quad(cost)}).", card=card_id, free=False, cost=list(cost),
+           choices=choices_of(ability.effects))
     apply_effects(tx, ability.effects, Ctx(seat=seat, source=card_id, label=name, targets=event_targets(tx.event), roll=event_roll(tx.event)))
     if stage != "monday" and not offered(tx, tx.club(seat)):
         close_window(tx, seat)

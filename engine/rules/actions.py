@@ -27,7 +27,7 @@ from engine.rules.context import (
     unavailable,
     with_res,
 )
-from engine.rules.effects import Ctx, apply_abilities, apply_effects, ask_table, describe_effect
+from engine.rules.effects import Ctx, apply_abilities, apply_effects, ask_table, choices_of, describe_effect
 from engine.errors import EngineError
 from engine.state import Club, Held, Pending, RES_INDEX, State, evolve
 from engine.tx import Tx
@@ -85,7 +85,8 @@ def hire_from_row(tx: Tx, seat: int, row: str, card_id: Any, *, discount: int = 
         apply_abilities(tx, card.untrained.abilities, "immediate", Ctx(seat=seat, source=card.id, label=card.name))
     else:
         club = tx.put(evolve(club, staff=club.staff + (Held(card.id),)))
-        tx.say("hire", seat, f"Seat {seat} hires {card.name} ({card.profession}) for {cost} €.", card=card.id, cost=cost, row=row)
+        tx.say("hire", seat, f"Seat {seat} hires {card.name} ({card.profession}) for {cost} €.", card=card.id, cost=cost, row=row,
+               choices=choices_of([*card.bonus, *(e for a in card.abilities if a.timing == "immediate" and not a.cost for e in a.effects)]))
         ctx = Ctx(seat=seat, source=card.id, label=card.name, targets=event_targets(tx.event))
         apply_effects(tx, card.bonus, ctx)
         apply_abilities(tx, card.abilities, "immediate", ctx)
@@ -168,13 +169,14 @@ def on_sponsor(tx: Tx) -> None:
     else:
         club = evolve(club, shirt=card.id)
     tx.put(club)
-    tx.say("sponsor", seat, f"Seat {seat} contracts {card.name} as {'an' if contract == 'adboard' else 'a'} {contract} sponsor.", card=card.id, contract=contract)
-    ctx = Ctx(seat=seat, source=card.id, label=card.name, targets=event_targets(ev))
     abilities: tuple[Ability, ...] = card.contract(contract)
     if contract == "adboard" and take_bonus:
         abilities = card.bonus
     elif contract == "shirt":
         abilities = abilities + card.bonus
+    tx.say("sponsor", seat, f"Seat {seat} contracts {card.name} as {'an' if contract == 'adboard' else 'a'} {contract} sponsor.", card=card.id, contract=contract,
+           choices=choices_of(e for a in abilities if a.timing == "immediate" for e in a.effects))
+    ctx = Ctx(seat=seat, source=card.id, label=card.name, targets=event_targets(ev))
     for ability in abilities:
         if ability.timing == "immediate":
             tx.put(pay(tx.club(seat), quad_of(ability.cost_map), f"contract {card.name}"))
@@ -317,7 +319,8 @@ def use_action(tx: Tx, seat: int, card_id: str) -> None:
         club = evolve(club, acted=True)
     tx.put(club)
     label = "as its free action " if free else ""
-    tx.say("use_card", seat, f"Seat {seat} uses {name} {label}(paying {describe_quad(cost)}).", card=card_id, free=free, cost=list(cost))
+    tx.say("use_card", seat, f"Seat {seat} uses {name} {label}(paying {describe_quad(cost)}).", card=card_id, free=free, cost=list(cost),
+           choices=choices_of(ability.effects))
     apply_effects(tx, ability.effects, Ctx(seat=seat, source=card_id, label=name, targets=event_targets(ev), roll=event_roll(ev)))
 
 

@@ -9,7 +9,7 @@ event.  Effects that need a die (``injure`` with ``roll_d10``, a ``roll`` condit
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -245,8 +245,8 @@ def _footballer(tx: Tx, club: Club, ctx: Ctx, target: str, jersey: Any) -> Held 
     chosen = ctx.take_target()
     if chosen is None:
         # no choice named: when only one card fits there is nothing to choose
-        fits = [h for h in club.players if target != "chosen_youngster" or tx.profile.cards[h.id].kind == "youngster"]
-        return fits[0] if len(fits) == 1 else None
+        fits = choosable(tx, club, "chosen_youngster" if target == "chosen_youngster" else "chosen_player")
+        return club.held(fits[0]) if len(fits) == 1 else None
     return club.held(chosen)
 
 
@@ -549,3 +549,27 @@ def describe_effect(effect: Effect) -> str:
         "prevent_injury": lambda: f"ignore the next {a.get('count', 1)} injury(ies)",
     }.get(effect.op)
     return words() if words else effect.op.replace("_", " ")
+
+
+#: What an effect's ``target`` (or a VP effect's ``to``) names when the club chooses the card ("of your choice"):
+#: an event's ``targets`` name those cards, in the order the effects come.
+CHOICES = ("chosen_player", "chosen_youngster", "chosen_staff", "chosen_card")
+
+
+def choices_of(effects: Iterable[Effect]) -> list[str]:
+    """What these effects ask the club to choose (`CHOICES`), in the order an event's ``targets`` name the cards."""
+    return [str(e.get(key)) for e in effects for key in ("target", "to") if e.get(key) in CHOICES]
+
+
+def choosable(tx: Tx, club: Club, choice: str) -> list[str]:
+    """The club's cards a choice may name: its footballers (only its Youngsters for a Youngster), its Staff cards,
+    or any card of its own (footballers, Staff, Directors, Infrastructure tokens) for a card."""
+    players = [h.id for h in club.players]
+    if choice == "chosen_player":
+        return players
+    if choice == "chosen_youngster":
+        return [c for c in players if tx.profile.cards[c].kind == "youngster"]
+    staff = [h.id for h in club.staff]
+    if choice == "chosen_staff":
+        return staff
+    return list(dict.fromkeys([*players, *staff, *club.directors, *club.infrastructure]))

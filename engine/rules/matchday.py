@@ -27,7 +27,7 @@ from engine.rules.context import (
     unavailable,
     with_res,
 )
-from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying, consequence_ref
+from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying, choices_of, consequence_ref
 from engine.rules.league import move_team, week_opponent
 from engine.rules.suspension_and_injury import blank_markers, injury_roll, resting, shed_tokens
 from engine.state import Club, Held, Pending, Placed, State, evolve
@@ -411,7 +411,8 @@ def use_match_card(tx: Tx, seat: int, card_id: str, timings: tuple[str, ...] | N
         club = pay(club, cost, f"use {name}")
         club = replace_held(club, evolve(held, exhausted=True)) if held is not None else evolve(club, exhausted=club.exhausted + (card_id,))
     tx.put(club)
-    tx.say("use_card", seat, f"Seat {seat} uses {name} (paying {describe_quad(cost)}).", card=card_id, cost=list(cost))
+    tx.say("use_card", seat, f"Seat {seat} uses {name} (paying {describe_quad(cost)}).", card=card_id, cost=list(cost),
+           choices=choices_of(ability.effects))
     ev = tx.event
     apply_effects(tx, ability.effects, Ctx(seat=seat, source=card_id, label=name, targets=event_targets(ev), roll=event_roll(ev)))
 

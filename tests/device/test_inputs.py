@@ -28,7 +28,7 @@ class Game:
     opponents: dict[int, str] = field(default_factory=dict)
     sponsors: tuple[str, ...] = ("megaphone", "adboard", "shirt")
     choose: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    """What each card's action asks the club to choose (card id → one word per pick)."""
+    """What each card's action asks the club to choose (card id → one word per pick); the club's footballers fit."""
     refuses: dict[str, str] = field(default_factory=lambda: {"auction": 'There is no event "auction".'})
     """The engine's sentence for each event type it would refuse now (the others it takes; a base game has no
     auction: Transferring Players is a module)."""
@@ -59,8 +59,11 @@ class Game:
     def contracts(self, seat: int, card: str) -> tuple[str, ...]:
         return self.sponsors
 
-    def picks(self, event: Mapping[str, Any]) -> tuple[str, ...]:
-        return self.choose.get(str(event.get("card")), ())
+    def picks(self, event: Mapping[str, Any]) -> tuple[I.Pick, ...]:
+        # what the engine answers: each choice with the club's cards that fit it (here: its footballers)
+        fits = tuple(sorted(c for c in self.held.get(int(event["seat"]), set())
+                            if KINDS.get(c) in ("player", "youngster", "veteran")))
+        return tuple(I.Pick(what, fits) for what in self.choose.get(str(event.get("card")), ()))
 
     def why_not(self, event: Mapping[str, Any]) -> str | None:
         if event.get("type") == "potential" and event.get("stat") in self.stats_refused:

@@ -56,28 +56,29 @@ def test_a_coach_trains_the_footballer_tapped_after_the_press(table: SimulatedTa
     assert profile.cards[youngster["id"]].name in screen(table, 1)
 
 
-def test_the_table_knows_which_cards_ask_for_a_footballer_of_the_clubs_choice(table: SimulatedTable) -> None:
-    """Read from the demo deck's cards, by moment: a Sponsor's contract, a Staff or Director action, a match ability."""
-    from device.replay import parse, run_step
+def test_the_table_asks_for_the_cards_the_engine_says_a_use_chooses(table: SimulatedTable) -> None:
+    """Asked of the engine for what the club may do now: a Sponsor's contract (a shirt's bonus too), a Staff or
+    Director action of the club's own, each with the club's cards that fit; nothing for a use the engine refuses."""
+    from device.game_view import GameView
+    from engine.state import Held
+    from tests.engine.helpers import set_club
 
     to_tuesday(table)
-    game = table.session._view()
-    assert game is not None
-    assert game.picks({"type": "sponsor", "seat": 1, "card": "sp_22", "contract": "megaphone"}) == ("footballer",)
-    assert game.picks({"type": "sponsor", "seat": 1, "card": "sp_22", "contract": "adboard"}) == ()  # its action heals
-    assert game.picks({"type": "use_card", "seat": 1, "card": "st_31"}) == ("Youngster",)
-    assert game.picks({"type": "use_card", "seat": 1, "card": "dir_14"}) == ("footballer",)
-    assert game.picks({"type": "hire_staff", "seat": 1, "card": "st_06"}) == ()  # it trains by its action, not on hire
-    assert game.picks({"type": "use_card", "seat": 1, "card": "vet_01"}) == ()  # no action on Tuesday
+    profile, state = table.session.profile, table.session.state
+    footballers = tuple(p["id"] for p in club(table, 1)["players"])
+    youngsters = tuple(p for p in footballers if p.startswith("yg_"))
 
-    # On Matchday before the match: a Veteran's match ability, from the side he shows, is for a footballer of choice.
-    week = Path(__file__).parents[2] / "scenarios" / "full-week.toml"
-    with SimulatedTable.open(table.session.store.path.with_name("week.db")) as played:
-        steps = iter(parse(week).steps)
-        while played.view() is None or played.view()["stage"] != "matchday":
-            run_step(played, next(steps))
-        event = {"type": "use_card", "seat": 1, "card": "vet_01"}
-        assert played.session._view().picks(event) == ()  # untrained, he has no such ability
-        played.page({"type": "adjust", "seat": 1, "what": "trained", "card": "vet_01", "delta": 1, "reason": "test"})
-        assert next(p for p in club(played, 1)["players"] if p["id"] == "vet_01")["trained"]
-        assert played.session._view().picks(event) == ("footballer",)
+    def asked(event: dict, game: GameView | None = None) -> list[tuple[str, tuple[str, ...]]]:
+        return [(p.what, p.cards) for p in (game or GameView(profile, state)).picks(event)]
+
+    sponsor = {"type": "sponsor", "seat": 1, "card": "sp_22"}
+    assert asked({**sponsor, "contract": "megaphone"}) == [("footballer", footballers)]
+    assert asked({**sponsor, "contract": "adboard"}) == []  # its adboard heals by its action, not when signed
+    assert asked({**sponsor, "contract": "shirt"}) == [("footballer", footballers)]  # the shirt's bonus heals one
+    assert asked({"type": "hire_staff", "seat": 1, "card": "st_06"}) == []  # it trains by its action, not on hire
+    assert asked({"type": "use_card", "seat": 1, "card": "vet_01"}) == []  # no action on Tuesday: refused
+    assert asked({"type": "use_card", "seat": 1, "card": "st_31"}) == []  # not the club's card: refused
+    own = GameView(profile, set_club(state, 1, staff=(Held("st_31"),), directors=(*(d["id"] for d in club(table, 1)["directors"]), "dir_14"),
+                                     res=(5, 0, 5, 5)))
+    assert asked({"type": "use_card", "seat": 1, "card": "st_31"}, own) == [("Youngster", youngsters)]
+    assert asked({"type": "use_card", "seat": 1, "card": "dir_14"}, own) == [("footballer", footballers)]
