@@ -200,6 +200,9 @@ HOOKS: Final[Mapping[str, Hook]] = MappingProxyType({
     "view": Hook("collect", "(profile, state, viewer) -> [(name, value)]: the module's part of a viewer's view "
                             "(secrets only for the viewers that may see them)"),
     "candidates": Hook("collect", "(profile, state, need) -> [event]: events worth trying for a need (legal events)"),
+    "markers_placed": Hook("first", "(tx, club) -> True | None: check the jersey markers placed so far of the event's "
+                                    "``players`` (raising the refusal) where the module takes them its own way (a "
+                                    "second half's arrangement); None: they are checked as a lineup's"),
     "secret_cards": Hook("collect", "(state, viewer) -> [card id]: the cards in a club's hand the module keeps secret "
                                     "from this viewer now (a second Objective, one discarded face down)"),
 })

@@ -82,11 +82,10 @@ def lineup_why_not(profile: Profile, state: State, seat: int, players: Sequence[
     at: int | None = None  # the marker being tried when the rules refuse
     try:
         club = tx.club(seat) if arranging is not None else lineup_due(tx, seat)
-        if arranging is None or arranging.get("half") != 2:
-            for at in range(len(entries)):
-                check_lineup(_tx(profile, state, {"type": kind, "seat": seat, "players": entries[:at + 1]}), club, partial=True)
-            at = None
-            check_lineup(tx, club, partial=True)
+        for at in range(len(entries)):
+            _check_placed(_tx(profile, state, {**event, "players": entries[:at + 1], "stands": 0, "assign": {}}), club)
+        at = None
+        _check_placed(tx, club)
     except E.EngineError as refusal:
         return {"why": club_words(state, str(refusal.args[0] if refusal.args else refusal)), "index": at}
     if len(entries) == tx.board(seat).pitch.on_pitch:
@@ -94,6 +93,13 @@ def lineup_why_not(profile: Profile, state: State, seat: int, players: Sequence[
         if why is not None:
             return {"why": club_words(state, why), "index": None}
     return None
+
+
+def _check_placed(tx: Tx, club: Club) -> None:
+    """The event's jersey markers placed so far checked as the rules will take them: as a lineup's (every check
+    but their count), or as the game's modules take them their own way (a second half's arrangement)."""
+    if tx.rules.markers_placed(tx, club) is None:  # type: ignore[attr-defined]
+        check_lineup(tx, club, partial=True)
 
 
 def fill_lineup(profile: Profile, state: State, seat: int, players: Sequence[Mapping[str, Any]] = (),

@@ -592,8 +592,10 @@ def _first_half(tx: Tx, seat: int, ev: Any, players: list[Any]) -> Arrangement:
     return Arrangement(seat, tuple((p.zone, p.jersey, p.card, p.style) for p in placed), stands, tuple(sorted(quads)))
 
 
-def _second_half(tx: Tx, seat: int, players: list[Any]) -> Arrangement:
-    """The first half's markers in zones of the club's choice (l.156): the same jersey, card and side for each."""
+def _second_half(tx: Tx, seat: int, players: list[Any], *, partial: bool = False) -> Arrangement:
+    """The first half's markers in zones of the club's choice (l.156): the same jersey, card and side for each.
+    ``partial``: the markers placed so far (a person placing them one by one), each one of the first half's not
+    placed yet, every check but their count."""
     club = tx.club(seat)
     before = Counter((p.jersey, p.card, p.style) for p in club.lineup or ())
     pitch = tx.board(seat).pitch
@@ -606,7 +608,8 @@ def _second_half(tx: Tx, seat: int, players: list[Any]) -> Arrangement:
         if style is None:
             style = next((s for (j, c, s) in before if j == jersey and c == card), None)
         placed.append((e["zone"], jersey, card, style))
-    if Counter((j, c, s) for _, j, c, s in placed) != before:
+    got = Counter((j, c, s) for _, j, c, s in placed)
+    if (got - before) if partial else (got != before):
         markers = ", ".join(sorted(f"#{j}" if j is not None else "blank" for j, _, _ in before.elements()))
         raise E.NotAllowed(SAME_MARKERS.format(seat=seat, markers=markers))
     per_zone = Counter(z for z, _, _, _ in placed)
@@ -627,6 +630,15 @@ def _second_half(tx: Tx, seat: int, players: list[Any]) -> Arrangement:
                 raise E.NotAllowed(E.LINEUP_CARD_SECTION.format(
                     name=tx.name(card), zone=zone_words(zone), sections=" or ".join(SECTION_WORDS.get(x, x) for x in side.sections)))
     return Arrangement(seat, tuple(placed))
+
+
+def _markers_placed(tx: Tx, club: Club) -> bool | None:
+    """A second half's markers placed so far, checked as its arrangement checks them (the first half's are a lineup's)."""
+    f = _mine(tx.state).of(club.seat)
+    if f is None or f.step != "arrange" or f.half != 2:
+        return None
+    _second_half(tx, club.seat, field(tx.event, "players", list, "the jersey markers placed so far"), partial=True)
+    return True
 
 
 def _reveal(tx: Tx, f: Fixture) -> None:
@@ -954,7 +966,8 @@ CLUB_MATCHES = host.register(host.Module(
     phases=(host.Phase(STAGE, "Matchday (the matches between clubs)", begin=_begin, step=_step, over=_over,
                        awaiting=_awaiting, use_card=_use_card, pass_=_pass_event, offers=_offers),),
     hooks={"opponents_needed": _opponents_needed, "week_opponent": _week_opponent, "week_phases": _week_phases,
-           "setup_check": _setup_check, "tactics_allowed": _tactics, "view": _view, "candidates": _candidates},
+           "setup_check": _setup_check, "tactics_allowed": _tactics, "view": _view, "candidates": _candidates,
+           "markers_placed": _markers_placed},
     rolls={"club_tiebreak": _tie_roll},
     data=(host.DataFile(DATA_FILE, _read_schedule, doc="the schedules of matches between 2, 3 and 4 clubs"),),
     state=host.Slice(initial=lambda game: ClubMatches(), decode=_decode, prepare=_prepare),

@@ -115,14 +115,21 @@ def test_no_secret_arrangement_reaches_a_public_route_before_both_clubs_have_arr
     assert {(m["zone"], m["jersey"]) for m in revealed} >= {(m["zone"], m["jersey"]) for m in first["players"]}
 
 
-def test_the_second_halfs_arrangement_stays_secret_too(client: TestClient, csrf: dict[str, str]) -> None:
+def at_second_half(client: TestClient, csrf: dict[str, str]) -> dict[str, Any]:
+    """A new two-club game of two weeks played from the page to its match between clubs, the first half played and
+    the second half's formation declared: the game as the page reads it while the clubs arrange in secret."""
     assert client.post("/api/actions/new-game", json=TWO_WEEKS, headers=csrf).status_code == 200
     play_until(client, csrf, "club_match", lineups=True)
     answer_club_match(client, csrf, stop="half")
     answer_club_match(client, csrf, stop="formation")  # the first half is played; the Visitor declares
     game = answer_club_match(client, csrf, stop="arrange")
+    assert game["modules"]["club_matches"]["fixtures"][0]["half"] == 2
+    return game
+
+
+def test_the_second_halfs_arrangement_stays_secret_too(client: TestClient, csrf: dict[str, str]) -> None:
+    game = at_second_half(client, csrf)
     fixture = game["modules"]["club_matches"]["fixtures"][0]
-    assert fixture["half"] == 2
     visitor = fixture["visitor"]
     # the Visitor moves one of its central forwards to the right wing for the second half, in secret
     lineup = game["clubs"][[c["seat"] for c in game["clubs"]].index(visitor)]["match"]["lineup"]

@@ -140,3 +140,34 @@ def test_the_stands_a_lineup_may_use_count_those_the_club_has_built(
     assert built.status_code == 200, built.text
     club = next(c for c in client.get("/api/state").json()["game"]["clubs"] if c["seat"] == seat)
     assert kind.stands >= 1 and club["limits"]["stands"] == before + kind.stands
+
+
+def test_a_second_half_being_arranged_is_checked_marker_by_marker(
+        client: TestClient, table: RunningTable, csrf: dict[str, str]) -> None:
+    """A League match between clubs: the Visitor's second-half arrangement, half built, gets the same answer per
+    marker as a first half (003 l.156: the first half's markers, in zones of the club's choice)."""
+    from .test_club_matches_page import at_second_half
+
+    game = at_second_half(client, csrf)
+    visitor = game["modules"]["club_matches"]["fixtures"][0]["visitor"]
+    name = next(c["name"] for c in game["clubs"] if c["seat"] == visitor)
+    markers = [dict(m) for m in next(c for c in game["clubs"] if c["seat"] == visitor)["match"]["lineup"]]
+    before = frozen(table)
+
+    def check(*placed: dict[str, Any]) -> dict[str, Any]:
+        response = client.post("/api/lineup/check", json={"seat": visitor, "players": list(placed)}, headers=csrf)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    assert check(*markers[:3]) == {"ok": True, "why": None, "index": None}
+    blank = {"zone": "mid_left", "jersey": None, "card": None, "style": "defence"}  # the first half played none
+    answer = check(*markers[:3], blank)
+    assert answer["ok"] is False and answer["index"] == 3
+    assert answer["why"].startswith(f"In the second half {name} plays the jersey markers of the first")
+    assert check(*markers[:3], markers[1])["index"] == 3  # the same marker placed twice
+    left = [dict(m, zone="def_left") for m in markers if m["zone"].startswith("def_")][:2]
+    crowded = check(*left)
+    assert crowded == {"ok": False, "index": 1,
+                       "why": "The Defenders' left wing holds at most 1 jersey markers; the lineup puts 2 there."}
+    assert check(*markers)["ok"] is True  # all ten where they were: the arrangement itself, taken
+    assert frozen(table) == before

@@ -344,6 +344,30 @@ def test_the_second_half_moves_the_same_markers_only() -> None:
     assert sum(1 for p in club(state, 1).lineup or () if p.zone == "def_centre") == 3
 
 
+def test_a_second_half_being_arranged_is_checked_marker_by_marker_like_the_first() -> None:
+    """The lineup editor asks about each marker placed (engine.lineup_why_not): in the second half a marker the
+    first half did not play, or one too many in a zone, is named as it is placed, not once all ten are down."""
+    profile = _profile()
+    state = run(profile, [{"type": "pass", "seat": 1}, {"type": "pass", "seat": 2},
+                          {"type": "formation", "seat": 1, "shape": "5-3-2"}], _arranged(profile, at_club_match(profile)))
+    mine = players("v", VISITOR_SIDE)
+    assert engine.lineup_why_not(profile, state, 1, mine[:3]) is None  # three of the first half's, anywhere they fit
+    stranger = {"zone": "mid_left", "jersey": None, "card": "pl_stop", "style": "defence"}  # not fielded in the first
+    refusal = engine.lineup_why_not(profile, state, 1, [*mine[:3], stranger])
+    assert refusal is not None and refusal["index"] == 3
+    assert refusal["why"].startswith("In the second half Seat 1 plays the jersey markers of the first".replace("Seat 1", "Club 1"))
+    twice = engine.lineup_why_not(profile, state, 1, [*mine[:3], mine[2]])  # the same marker placed again
+    assert twice is not None and twice["index"] == 3
+    crowded = [dict(p, zone="def_left") for p in mine[:2]]  # two markers on a wing taking one
+    refusal = engine.lineup_why_not(profile, state, 1, crowded)
+    assert refusal is not None and refusal["index"] == 1
+    assert refusal["why"] == E.LINEUP_ZONE_FULL.format(zone=cm.zone_words("def_left", capital=True), cap=1, count=2)
+    # all ten: the arrangement itself, in the 5-3-2 declared
+    assert "declared a 5-3-2" in engine.lineup_why_not(profile, state, 1, mine)["why"]
+    shifted = [dict(p, zone="def_centre") if p["jersey"] == 8 else p for p in mine]
+    assert engine.lineup_why_not(profile, state, 1, shifted) is None
+
+
 def test_a_whole_game_with_matches_between_clubs_replays_and_survives_json() -> None:
     profile = demo()
     events = setup_events(profile, [1, 2], game={**GAME, "options": {"weeks": 2}})
