@@ -458,8 +458,8 @@ class Interpreter:
             return Outcome(events=({"type": CARD_EVENTS.get(kind, kind), "seat": seat, "card": card},))
         if need == "kickoff" and kind == "tactic":
             return Outcome(events=({"type": "tactic_played", "seat": seat, "card": card},))
-        if pending is not None and pending.kind == "pick" and need in ("action", "kickoff", *MATCH_TURNS):
-            return self._pick(seat, card, pending, game)
+        if pending is not None and pending.kind == "pick":
+            return self._pick(seat, card, pending, game)  # the card a use asked for (a hold cancels it)
         if need in ("kickoff", *MATCH_TURNS) and game.owns(seat, card):
             # Before the kick-off a club's own card tapped uses its match ability (paid from what was assigned);
             # one for a footballer of the club's choice asks for him next.  A card the engine will not use now
@@ -469,6 +469,13 @@ class Interpreter:
             if pending is not None and pending.kind == "contract" and pending.event.get("card") == card:
                 return self._press(Press("", seat), game)
             return self._propose(seat, tap.pad, card, kind, game)
+        if game.owns(seat, card):
+            # A card of the club's own uses the ability the engine takes now (on Monday, after the match), and asks
+            # for the cards it is for; else the card means its kind's own use, refused below in the engine's words.
+            use = {"type": "use_card", "seat": seat, "card": card}
+            if game.why_not(use) is None:
+                self._pending.pop(seat, None)
+                return self._send_or_pick(seat, _Pending("confirm", use, pad=tap.pad), game)
         # Nothing awaits this card here: ask the engine about what the card is for, and show why not in its words.
         return self._ask_engine(seat, self._meaning(seat, card, kind, game), game)
 
@@ -555,6 +562,10 @@ class Interpreter:
         if why is not None:
             self._pending.pop(seat, None)
             return self._refuse(seat, why, pending.event)
+        return self._send_or_pick(seat, pending, game)
+
+    def _send_or_pick(self, seat: int, pending: _Pending, game: Game) -> Outcome:
+        """A use the engine takes: sent now, or first the cards its effects are for, as the engine says."""
         picks = game.picks(pending.event)
         if not picks:
             return Outcome(events=(pending.event,))

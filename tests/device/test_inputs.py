@@ -417,3 +417,20 @@ def test_at_the_winter_break_a_seat_taps_its_objective_and_steps_how_it_went(clo
     assert shown.headline == "OBJ_EPIC: Fulfilled"
     assert interp.handle(press(3), game).messages[3].headline == "OBJ_EPIC: Perfect"
     assert interp.handle(hold(3), game).events == ({"type": "winter_objective", "seat": 3, "card": "obj_epic", "result": "perfect"},)
+
+
+def test_after_the_match_a_clubs_footballer_tapped_uses_the_ability_the_engine_takes_not_a_sale(clock: Clock) -> None:
+    """A Match consequence roll awaited: a footballer with an ability for after the match, tapped, uses it (asking for
+    the footballer it is for first) rather than proposing a sale the engine refuses on Matchday."""
+    roll = ({"seat": 1, "need": "roll", "die": "d6", "purpose": "match_consequence"},)
+    game = Game(roll, held={1: {"vet_01", "yg_01"}}, choose={"vet_01": ("footballer",)},
+                refuses={"sell": "Seat 1 cannot sell now: it is Matchday."})
+    interp = make(clock)
+    asked = interp.handle(tap(1, "vet_01"), game)
+    assert asked.events == () and asked.messages[1].headline == I.TAP_PICK.format(what="footballer")
+    out = interp.handle(tap(1, "yg_01"), game)
+    assert out.events == ({"type": "use_card", "seat": 1, "card": "vet_01", "targets": ["yg_01"]},)
+    # a card the engine will not use now means its kind's own use, refused in the engine's words
+    game.refuses["use_card"] = "Gordon McBride has no action to use."
+    refused = make(clock).handle(tap(1, "vet_01"), game)
+    assert refused.refused and refused.messages[1].headline == "Cannot sell"

@@ -206,6 +206,13 @@ def test_abilities_after_the_reveal_alternate_from_the_host_and_a_club_that_pass
     assert club(step.state, 1).opp_mods[-1][2] == -1
     # with nothing left to use, the Visitor passes too and the turns before the match begin, from the Host
     assert fixture(step.state).step == "half"
+    # what a tap at the table is answered with: the fixture's moment decides, the engine's words say why not
+    uses = {u.event["type"]: u.why_not for u in engine.card_uses(profile, state, 1, "pl_stop")}
+    assert uses["use_card"] is None
+    host_uses = {u.event["type"]: u.why_not for u in engine.card_uses(profile, state, 2, "pl_h6")}
+    assert host_uses["use_card"] == cm.ALREADY_PASSED.format(seat=2, moment="after the reveal")
+    later = {u.event["type"]: u.why_not for u in engine.card_uses(profile, step.state, 1, "pl_stop")}
+    assert later["use_card"] is not None  # its ability is for after the reveal, not during the half
 
 
 def test_two_halves_are_compared_pair_by_pair_and_the_goalkeeper_blocks_in_each() -> None:
