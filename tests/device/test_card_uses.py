@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PIL import Image, ImageChops
 
 import engine
 from device import inputs, screens
@@ -17,6 +18,7 @@ from device.sim import SimulatedTable
 from engine import errors as EE
 
 SCENARIOS = Path(__file__).parents[2] / "scenarios"
+REFERENCE = Path(__file__).with_name("reference")
 VETERAN = "vet_01"
 """Seat 1's starting Veteran: trained, "Before the match, give another footballer +1 Strength this match"."""
 YOUNGSTER = "yg_02"
@@ -68,6 +70,9 @@ def test_a_match_ability_for_a_footballer_asks_for_one_of_the_clubs_footballers(
     said = matchday.screen("seat1.screen")
     assert said.headline == inputs.TAP_PICK.format(what="footballer")
     assert inputs.PICK_FOR.format(name=profile.cards[VETERAN].name) in said.detail
+    frame = matchday.hardware.frame("seat1.screen").convert("L")
+    expected = Image.open(REFERENCE / "pick_footballer.png").convert("1").convert("L")
+    assert ImageChops.difference(frame, expected).getbbox() is None, "seat1.screen differs from pick_footballer.png"
     matchday.tap("seat1.tap", "pl_05")  # a footballer of no club: not one the engine takes, still waiting
     assert matchday.screen("seat1.screen").headline == inputs.NOT_A_PICK.format(what="footballer")
     assert _events(matchday) == before
