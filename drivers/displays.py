@@ -29,10 +29,12 @@ so a restart of the service does not blank the table.
 
 from __future__ import annotations
 
+import ctypes
 import errno
 import io
 import logging
 import os
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -305,7 +307,7 @@ class SimulatedI2CBus:
         """Run smbus2 ``i2c_msg.write`` messages, as the kernel's I2C_RDWR does: each is the address byte and its
         bytes, the first of which is the panel's control byte (however long the rest: no 32-byte SMBus blocks)."""
         for message in messages:
-            data = list(message)
+            data = list(ctypes.string_at(message.buf, message.len))  # at once: iterating an i2c_msg goes byte by byte
             self.wire.charge(1 + len(data))
             self._deliver(message.addr, data[0], data[1:])
 
@@ -560,14 +562,13 @@ class Display:
         try:
             pages = _page_bytes(self._device.preprocess(frame))  # rotated as luma would
             held = self._pages or [b""] * PAGES
-            changed = [p for p in range(PAGES) if held[p] != pages[p]]
-            if changed:
+            windows = _windows(held, pages, self._window_cost, stack=self.kind == "ssd1306")
+            if windows:
                 with self._lock:
                     self._select()
-                    for page in changed:
-                        self._send_page(page, pages[page], held[page])
-                        held[page] = pages[page]
-                        self._pages = held
+                    for window in windows:
+                        self._send_window(window, pages)
+                    self._pages = pages
                     if self.simulation is not None:
                         self.simulation.wire.settle()  # the frame is on the glass once its last byte is
         except Exception as exc:  # as in open(): any failure of the bus means the panel is gone
@@ -722,18 +723,18 @@ class Display:
             bus.write_byte(self.mux_address, 1 << self.mux_channel)
             self._muxes.masks[self.mux_address] = 1 << self.mux_channel
 
-    def _send_page(self, page: int, data: bytes, held: bytes) -> None:
-        """Write the columns of one page that differ from what the panel holds, through luma's device."""
+    def _send_window(self, window: tuple[int, int, int, int], pages: list[bytes]) -> None:
+        """Write one window (first and last page, first and last column) of the frame's pages, through luma's device."""
+        top, bottom, first, last = window
         device = self._device
-        for first, last in _changed_runs(held, data, self._window_cost):
-            if self.kind == "sh1106":
-                # Page addressing; the SH1106's 132-column RAM shows columns 2-129 (luma's page_address_offset).
-                column = device._page_address_offset + first
-                device.command(0xB0 | page, column & 0x0F, 0x10 | column >> 4)
-            else:
-                # Horizontal addressing (luma sets MEMORYMODE 0): a window of one page, over the changed columns.
-                device.command(0x21, device._colstart + first, device._colstart + last, 0x22, page, page)
-            device.data(list(data[first:last + 1]))
+        if self.kind == "sh1106":
+            # Page addressing; the SH1106's 132-column RAM shows columns 2-129 (luma's page_address_offset).
+            column = device._page_address_offset + first
+            device.command(0xB0 | top, column & 0x0F, 0x10 | column >> 4)
+        else:
+            # Horizontal addressing (luma sets MEMORYMODE 0): the panel fills the window page by page.
+            device.command(0x21, device._colstart + first, device._colstart + last, 0x22, top, bottom)
+        device.data(list(b"".join(pages[page][first:last + 1] for page in range(top, bottom + 1))))
 
     @property
     def _window_cost(self) -> int:
@@ -818,17 +819,45 @@ def _share_tables(device: Any) -> Any:
     return device
 
 
+def _windows(held: list[bytes], pages: list[bytes], cost: int, stack: bool) -> list[tuple[int, int, int, int]]:
+    """The windows (first page, last page, first column, last column) that carry every change of ``pages`` from
+    ``held``: a window per run of changed columns of a page, or, with ``stack`` (a panel that takes a page window),
+    a run joined to the window that ends on the page above when sending the unchanged columns that joining adds
+    costs no more than the ``cost`` in bytes of a window of its own."""
+    windows: list[tuple[int, int, int, int]] = []
+    for page, (was, now) in enumerate(zip(held, pages)):
+        if was == now:
+            continue
+        for first, last in _changed_runs(was, now, cost):
+            for index, (top, bottom, left, right) in enumerate(windows):
+                if not stack or bottom != page - 1:
+                    continue
+                low, high = min(left, first), max(right, last)
+                if (page - top + 1) * (high - low + 1) <= (bottom - top + 1) * (right - left + 1) + last - first + 1 + cost:
+                    windows[index] = (top, page, low, high)
+                    break
+            else:
+                windows.append((page, page, first, last))
+    return windows
+
+
+_CHANGED = re.compile(rb"[^\x00]+")
+
+
 def _changed_runs(held: bytes, data: bytes, gap: int) -> list[tuple[int, int]]:
     """The (first, last) columns of each run of ``data`` that differs from ``held``; runs apart by no more than
     ``gap`` unchanged columns are one run, since sending those columns again costs no more than a new window."""
     if len(held) != len(data):  # what the panel holds is not known: all of it
         return [(0, len(data) - 1)]
+    # The bytes that differ are the non-zero bytes of the two pages XORed (found in C, not column by column).
+    differ = (int.from_bytes(held, "big") ^ int.from_bytes(data, "big")).to_bytes(len(data), "big")
     runs: list[tuple[int, int]] = []
-    for column in (c for c, (was, now) in enumerate(zip(held, data)) if was != now):
-        if runs and column - runs[-1][1] - 1 <= gap:
-            runs[-1] = (runs[-1][0], column)
+    for changed in _CHANGED.finditer(differ):
+        first, last = changed.start(), changed.end() - 1
+        if runs and first - runs[-1][1] - 1 <= gap:
+            runs[-1] = (runs[-1][0], last)
         else:
-            runs.append((column, column))
+            runs.append((first, last))
     return runs
 
 

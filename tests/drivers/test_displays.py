@@ -435,18 +435,34 @@ def test_the_simulated_ssd1306_fills_its_column_and_page_window_as_the_datasheet
         == [12, 9, 10, 11]
 
 
-def test_two_small_changes_far_apart_on_one_page_send_only_their_own_columns(table: SimulatedI2C) -> None:
+def shown_once(table: SimulatedI2C) -> tuple[Any, Display, Image.Image]:
+    """A panel on bus 1, its display, and a copy of the frame it shows now (to draw the next frame on)."""
     panel = table.add_panel(1, 0x3C)
     display = open_display("seat1", bus=1, backend="sim", simulation=table)
     first = frame_with("Bid 3", box=0)
     assert display.show(first)
-    second = first.copy()
+    return panel, display, first.copy()
+
+
+def test_two_small_changes_far_apart_on_one_page_send_only_their_own_columns(table: SimulatedI2C) -> None:
+    panel, display, second = shown_once(table)
     draw = ImageDraw.Draw(second)
     draw.point((3, 20), fill=1)  # page 2, column 3
     draw.point((120, 21), fill=1)  # page 2, column 120
     wrote = panel.wrote
     assert display.show(second)
     assert panel.wrote - wrote == 2, "the two changed columns, not the 118 between them"
+    assert same_pixels(panel.image(), second)
+
+
+def test_a_change_across_three_pages_goes_in_one_window_of_those_pages(table: SimulatedI2C) -> None:
+    panel, display, second = shown_once(table)
+    ImageDraw.Draw(second).rectangle((60, 20, 70, 35), fill=1)  # columns 60-70 of pages 2, 3 and 4
+    before = table.wire.bytes
+    assert display.show(second)
+    # One COLUMNADDR/PAGEADDR transaction (address, control byte, six command bytes), then one of display RAM
+    # (address, control byte, 3 pages x 11 columns): not three of each.
+    assert table.wire.bytes - before == (2 + 6) + (2 + 3 * 11)
     assert same_pixels(panel.image(), second)
 
 
