@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -132,7 +133,8 @@ def test_i2c_at_the_pis_default_100_khz_is_a_failure_with_the_fix() -> None:
     test = bench(speed_hz=100_000)
     (check,) = test.run_steps([test.check_i2c])
     assert not check.ok and "dtparam=i2c_arm_baudrate=400000" in check.detail
-    assert check.detail.startswith("I2C bus 1 runs at 100 kHz: a whole new frame takes 1")  # over 100 ms
+    # 1,024 bytes of display RAM at 9 clocks a byte are 92 ms at 100 kHz, against 23 ms at 400 kHz.
+    assert re.match(r"I2C bus 1 runs at 100 kHz: a whole new frame takes 9\d ms\.", check.detail), check.detail
 
 
 def test_a_hub_that_does_not_come_back_after_a_replug_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
