@@ -14,8 +14,8 @@ Wire time.  A frame is 1,024 bytes: about 93 ms on an I2C bus at the default 100
 installer sets, and a table redraws several screens for one tap.  So :meth:`Display.show` sends only the 128-byte
 pages (8 rows of pixels) that differ from what the panel already holds, and of each only the runs of columns that
 changed, each in a column window of its own (a gap of unchanged columns shorter than a new window's commands is
-sent over).  luma.oled's ``ssd1306.display`` always sends the whole frame, so the windows are set here through
-luma's device.  The simulated I2C bus charges every byte its time on the wire (9 clocks: 8 bits and the
+sent over); on an SSD1306 a window spans several pages when that costs fewer bytes, so a large digit goes in one.
+luma.oled's ``ssd1306.display`` always sends the whole frame, so the windows are set here through luma's device.  The simulated I2C bus charges every byte its time on the wire (9 clocks: 8 bits and the
 acknowledge), counted in ``SimulatedI2C.wire`` and waited out once a frame is sent when the simulation is given a
 ``sleep`` (as the simulated MFRC522 charges its air time).  It carries the transactions a Pi's smbus2 sends:
 commands as SMBus block writes, display RAM in one I2C_RDWR write per run.
