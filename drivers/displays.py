@@ -566,8 +566,10 @@ class Display:
             if windows:
                 with self._lock:
                     self._select()
+                    previous = None
                     for window in windows:
-                        self._send_window(window, pages)
+                        self._send_window(window, pages, same_pages=previous is not None and previous[:2] == window[:2])
+                        previous = window
                     self._pages = pages
                     if self.simulation is not None:
                         self.simulation.wire.settle()  # the frame is on the glass once its last byte is
@@ -723,8 +725,9 @@ class Display:
             bus.write_byte(self.mux_address, 1 << self.mux_channel)
             self._muxes.masks[self.mux_address] = 1 << self.mux_channel
 
-    def _send_window(self, window: tuple[int, int, int, int], pages: list[bytes]) -> None:
-        """Write one window (first and last page, first and last column) of the frame's pages, through luma's device."""
+    def _send_window(self, window: tuple[int, int, int, int], pages: list[bytes], same_pages: bool = False) -> None:
+        """Write one window (first and last page, first and last column) of the frame's pages, through luma's device;
+        ``same_pages`` when the window sent just before spanned the same pages."""
         top, bottom, first, last = window
         device = self._device
         if self.kind == "sh1106":
@@ -732,8 +735,13 @@ class Display:
             column = device._page_address_offset + first
             device.command(0xB0 | top, column & 0x0F, 0x10 | column >> 4)
         else:
-            # Horizontal addressing (luma sets MEMORYMODE 0): the panel fills the window page by page.
-            device.command(0x21, device._colstart + first, device._colstart + last, 0x22, top, bottom)
+            # Horizontal addressing (luma sets MEMORYMODE 0): the panel fills the window page by page.  A window
+            # filled to its end leaves the page pointer at its first page (datasheet 10.1.3), so the next window
+            # over the same pages needs only its columns.
+            commands = [0x21, device._colstart + first, device._colstart + last]
+            if not same_pages:
+                commands += [0x22, top, bottom]
+            device.command(*commands)
         device.data(list(b"".join(pages[page][first:last + 1] for page in range(top, bottom + 1))))
 
     @property

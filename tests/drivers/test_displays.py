@@ -449,9 +449,12 @@ def test_two_small_changes_far_apart_on_one_page_send_only_their_own_columns(tab
     draw = ImageDraw.Draw(second)
     draw.point((3, 20), fill=1)  # page 2, column 3
     draw.point((120, 21), fill=1)  # page 2, column 120
-    wrote = panel.wrote
+    wrote, before = panel.wrote, table.wire.bytes
     assert display.show(second)
     assert panel.wrote - wrote == 2, "the two changed columns, not the 118 between them"
+    # Each column in a window of its own (address, control byte, commands; then address, control byte, one byte of
+    # display RAM); the second window is on the page the first left the pointer on, so it sets only its columns.
+    assert table.wire.bytes - before == (2 + 6) + (2 + 1) + (2 + 3) + (2 + 1)
     assert same_pixels(panel.image(), second)
 
 
