@@ -464,6 +464,15 @@ class Opponent(Card):
     division: int  # the Division printed first (a card printed "2/1" is Division 2 and 1)
     zones: tuple[tuple[str, tuple[Footballer, ...]], ...]  # all nine zones, in ZONES order
     divisions: tuple[int, ...] = ()  # every Division whose deck the card belongs to, the printed one first
+    #: each zone's attackers' and defenders' Strengths, strongest first and never below 0: what a club's match is
+    #: compared with while no effect changes the Opponent's Strength (worked out once, as the deck loads)
+    lines: Mapping[str, tuple[tuple[int, ...], tuple[int, ...]]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lines", MappingProxyType({
+            zone: (tuple(sorted((max(0, f.strength) for f in footballers if f.style == "attack"), reverse=True)),
+                   tuple(sorted((max(0, f.strength) for f in footballers if f.style == "defence"), reverse=True)))
+            for zone, footballers in self.zones}))
 
     def zone(self, name: str) -> tuple[Footballer, ...]:
         """The footballers in one zone (empty when nobody stands there)."""
@@ -484,6 +493,11 @@ class PlayerSide:
     name: str = ""  # a side's own name, when it differs from the card's (the untrained side of a Youngster)
     tags: tuple[str, ...] = ()  # the three-letter tags printed on the side (003 l.82, l.98: NBL, STR, ...)
     goalkeeper: Goalkeeper | None = None  # a Goalkeeper's gloves and luck (003 l.160, l.167), None for the others
+    #: the moments at which one of its abilities is mandatory (``optional = false``), worked out once
+    mandatory: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mandatory", frozenset(a.timing for a in self.abilities if not a.optional))
 
 
 @dataclass(frozen=True, slots=True)
@@ -630,10 +644,15 @@ class Pitch:
     on_pitch: int  # jerseys every match needs
     start_sections: tuple[tuple[str, int], ...]  # starting formation, e.g. def 4, mid 4, fwd 2
     start_styles: tuple[tuple[str, int], ...]  # attack 5, defence 5
+    #: ``facing`` as a mapping (worked out once, as the board loads)
+    faced: Mapping[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "faced", MappingProxyType(dict(self.facing)))
 
     def faces(self, club_zone: str) -> str:
         """The Opponent-card zone a club zone is compared with."""
-        return dict(self.facing)[club_zone]
+        return self.faced[club_zone]
 
     def capacity(self, zone: str) -> int:
         """How many jersey markers a zone holds."""

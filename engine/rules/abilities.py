@@ -13,7 +13,7 @@ from typing import Any
 from engine import errors as E
 from engine.cards import Ability, PlayerCard
 from engine.rules.context import describe_quad, event_roll, event_targets, pay, quad_of, replace_held, side_of, unavailable
-from engine.rules.effects import Ctx, apply_abilities, apply_effects, choices_of
+from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying, applying_any, choices_of
 from engine.state import Club, Pending, evolve
 from engine.tx import Tx
 
@@ -184,8 +184,12 @@ def use_moment_card(tx: Tx, seat: int, card_id: str) -> None:
 def open_windows(tx: Tx, timing: str) -> bool:
     """Apply a moment's mandatory abilities for every club; wait for the clubs that may use optional ones there."""
     for club in tx.state.clubs:
-        for source, abilities in card_abilities(tx, club):
-            apply_abilities(tx, abilities, timing, Ctx(seat=club.seat, source=source, label=tx.name(source)))
+        sources = card_abilities(tx, club)
+        if timing not in applying_any(sources):  # most clubs' cards have nothing at this moment
+            continue
+        for source, abilities in sources:
+            if timing in applying(abilities)[0]:
+                apply_abilities(tx, abilities, timing, Ctx(seat=club.seat, source=source, label=tx.name(source)))
     opened = tuple(Pending("abilities", c.seat, timing) for c in tx.state.clubs)
     tx.state = evolve(tx.state, pending=tx.state.pending + opened)
     waiting = [c.seat for c in tx.state.clubs if offered(tx, c)]

@@ -276,12 +276,15 @@ def can_take_free_action(tx: Tx, club: Club) -> bool:
     cost = quad_of(dict(tx.board(club.seat).free_action_cost))
     if club.mod("free_actions:round") <= 0 and any(c > h for c, h in zip(cost, club.res)):
         return False
-    ids = list(club.directors) + [h.id for h in club.staff + club.players] + list(club.infrastructure)
-    for card_id in ids:
+    # the cards that are ready first (cheap to tell), then whether one of them has an action
+    ready = [h.id for h in club.staff + club.players if not h.exhausted and not h.unavailable]
+    for card_id in club.directors + club.infrastructure:
+        if card_id not in club.exhausted and not club.suspension_on(card_id):
+            ready.append(card_id)
+    for card_id in ready:
         found = card_actions(tx, club, card_id)
-        if found and not is_exhausted(club, card_id) and not unavailable(club, card_id):
-            if any(a.timing == "action" for a in found[0]):
-                return True
+        if found and any(a.timing == "action" for a in found[0]):
+            return True
     return False
 
 

@@ -169,6 +169,22 @@ def applying(abilities: tuple[Ability, ...]) -> tuple[frozenset[str], frozenset[
 _APPLYING: dict[int, tuple[tuple[Ability, ...], tuple[frozenset[str], frozenset[str]]]] = {}
 
 
+def applying_any(sources: tuple[tuple[str, tuple[Any, ...]], ...]) -> frozenset[str]:
+    """The moments at which some of these cards' abilities apply by themselves (kept per answer of
+    `card_abilities`, which is the same object while the club's cards are)."""
+    found = _ANY.get(id(sources))
+    if found is not None and found[0] is sources:
+        return found[1]
+    timings = frozenset(t for _, abilities in sources for t in applying(abilities)[0])
+    if len(_ANY) > 256:
+        _ANY.clear()
+    _ANY[id(sources)] = (sources, timings)
+    return timings
+
+
+_ANY: dict[int, tuple[Any, frozenset[str]]] = {}
+
+
 def apply_effects(tx: Tx, effects: tuple[Effect, ...], ctx: Ctx) -> None:
     """Apply a list of effects for the club at ctx.seat, in order."""
     for effect in effects:

@@ -27,7 +27,7 @@ from engine.rules.context import (
     unavailable,
     with_res,
 )
-from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying, choices_of, consequence_ref
+from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying, applying_any, choices_of, consequence_ref
 from engine.rules.league import move_team, week_opponent
 from engine.rules.suspension_and_injury import blank_markers, injury_roll, resting, shed_tokens
 from engine.state import Club, Held, Pending, Placed, State, evolve
@@ -156,6 +156,8 @@ def _setup_sides(tx: Tx, club: Club, lineup: tuple[Placed, ...]) -> tuple[tuple[
     return tuple(sorted(sides))
 
 
+#: The section of each zone of the pitch (``def_left`` is in ``def``).
+ZONE_SECTION: Final = {zone: zone.split("_")[0] for zone in ZONES}
 SECTION_WORDS: Final = {"def": "Defenders", "mid": "Midfielders", "fwd": "Forwards"}
 """The pitch's sections as the rulebook names the footballers standing there (l.632)."""
 _SIDE_WORDS: Final = {"left": "left wing", "centre": "central zone", "right": "right wing"}
@@ -199,33 +201,37 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
                 jersey = wanted
             if jersey != wanted:
                 raise E.NotAllowed(E.LINEUP_CARD_JERSEY.format(name=card.name, jersey=side.jersey, given=jersey))
-            if zone.split("_")[0] not in side.sections:
+            if ZONE_SECTION[zone] not in side.sections:
                 raise E.NotAllowed(E.LINEUP_CARD_SECTION.format(name=card.name, zone=zone_words(zone),
                                                                 sections=" or ".join(SECTION_WORDS.get(s, s) for s in side.sections)))
             style = side.style
         else:
             style = _plain_side(tx, club, jersey, style, sides)
         placed.append(Placed(zone, jersey, card_id, style))
-    numbers = Counter(p.jersey for p in placed if p.jersey is not None)
-    for number, n in numbers.items():
-        if n > 1:
-            raise E.NotAllowed(E.LINEUP_JERSEY_TWICE.format(jersey=number))
-    blanks = sum(1 for p in placed if p.jersey is None)
+    numbers = [p.jersey for p in placed if p.jersey is not None]
+    if len(set(numbers)) < len(numbers):  # the first number placed twice
+        number = next(n for n, count in Counter(numbers).items() if count > 1)
+        raise E.NotAllowed(E.LINEUP_JERSEY_TWICE.format(jersey=number))
+    blanks = len(placed) - len(numbers)
     if blanks and blanks > blank_markers(tx, club):
         raise E.NotAllowed(E.LINEUP_BLANKS.format(have=blank_markers(tx, club), count=blanks))
-    cards = Counter(p.card for p in placed if p.card is not None)
-    for card_id, n in cards.items():
-        if n > 1:
-            raise E.NotAllowed(E.LINEUP_CARD_TWICE.format(name=tx.name(card_id)))
-    per_zone = Counter(p.zone for p in placed)
+    cards = [p.card for p in placed if p.card is not None]
+    if len(set(cards)) < len(cards):  # the first card placed twice
+        card_id = next(c for c, count in Counter(cards).items() if count > 1)
+        raise E.NotAllowed(E.LINEUP_CARD_TWICE.format(name=tx.name(card_id)))
+    per_zone: dict[str, int] = {}
+    per_section: dict[str, int] = {}
+    for p in placed:
+        per_zone[p.zone] = per_zone.get(p.zone, 0) + 1
+        section = ZONE_SECTION[p.zone]
+        per_section[section] = per_section.get(section, 0) + 1
     for zone, n in per_zone.items():
         if n > pitch.capacity(zone):
             raise E.NotAllowed(E.LINEUP_ZONE_FULL.format(zone=zone_words(zone, capital=True), cap=pitch.capacity(zone), count=n))
-    per_section = Counter(p.zone.split("_")[0] for p in placed)
     for section, cap in pitch.section_max:
-        if per_section[section] > cap:
+        if per_section.get(section, 0) > cap:
             raise E.NotAllowed(E.LINEUP_SECTION_FULL.format(section=SECTION_WORDS.get(section, section), cap=cap,
-                                                           count=per_section[section]))
+                                                           count=per_section.get(section, 0)))
     return tuple(placed)
 
 
@@ -316,40 +322,25 @@ def apply_mandatory(tx: Tx, seat: int, timing: str) -> None:
     (footballers only when they play); the others are offered to the club (`actions.offered`)."""
     club = tx.club(seat)
     sources = card_abilities(tx, club)
-    roll = event_roll(tx.event) if sources else None
-    if timing in _applying_any(sources):  # most clubs' cards have nothing at this moment
-        for source, abilities in sources:
-            if timing in applying(abilities)[0]:
-                apply_abilities(tx, abilities, timing, Ctx(seat=seat, source=source, label=tx.name(source), roll=roll))
-    club = tx.club(seat)
+    if sources:
+        roll = event_roll(tx.event)
+        if timing in applying_any(sources):  # most clubs' cards have nothing at this moment
+            for source, abilities in sources:
+                if timing in applying(abilities)[0]:
+                    apply_abilities(tx, abilities, timing, Ctx(seat=seat, source=source, label=tx.name(source), roll=roll))
+            club = tx.club(seat)
     for p in club.lineup or ():
         if p.card is None:
             continue
         held = club.held(p.card)
         if held is None:
             continue
-        abilities = side_of(tx, held, club).abilities
-        if timing not in applying(abilities)[1]:
+        side = side_of(tx, held, club)
+        if timing not in side.mandatory:
             continue
-        for ability in abilities:
+        for ability in side.abilities:
             if ability.timing == timing and not ability.optional:
                 apply_effects(tx, ability.effects, Ctx(seat=seat, source=p.card, label=tx.name(p.card), roll=event_roll(tx.event)))
-
-
-def _applying_any(sources: tuple[tuple[str, tuple[Any, ...]], ...]) -> frozenset[str]:
-    """The moments at which some of these cards' abilities apply by themselves (kept per answer of
-    `card_abilities`, which is the same object while the club's cards are)."""
-    found = _ANY.get(id(sources))
-    if found is not None and found[0] is sources:
-        return found[1]
-    timings = frozenset(t for _, abilities in sources for t in applying(abilities)[0])
-    if len(_ANY) > 256:
-        _ANY.clear()
-    _ANY[id(sources)] = (sources, timings)
-    return timings
-
-
-_ANY: dict[int, tuple[Any, frozenset[str]]] = {}
 
 
 def on_tactic_played(tx: Tx) -> None:
@@ -419,9 +410,9 @@ def use_match_card(tx: Tx, seat: int, card_id: str, timings: tuple[str, ...] | N
 
 def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResult], Counter[str]]:
     """Compare the nine zone pairs; returns each pair's result and the goals each footballer card scored."""
-    pitch = tx.board(club.seat).pitch
-    facings = dict(pitch.facing)
-    their_zones = dict(opponent.zones)
+    facings = tx.board(club.seat).pitch.faced
+    # the Opponent's Strengths in each of its zones, strongest first: as printed unless an effect changes them
+    lines = opponent.lines if not club.opp_mods else _changed_lines(club, opponent)
     # each jersey marker's Strength, once, by zone: (attackers as (Strength, card), defenders' Strength)
     by_zone: dict[str, tuple[list[tuple[int, str | None]], list[int]]] = {zone: ([], []) for zone in ZONES}
     for p in club.lineup or ():
@@ -434,23 +425,37 @@ def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResu
     out = []
     for zone in ZONES:
         facing = facings[zone]
-        ours_attack, defenders = by_zone[zone]
-        attackers = sorted(ours_attack, key=_by_strength)
-        section = facing.split("_")[0]
-        theirs = their_zones[facing]
-        their_att = [_opp_strength(club, section, f.style, f.strength) for f in theirs if f.style == "attack"]
-        their_def = [_opp_strength(club, section, f.style, f.strength) for f in theirs if f.style == "defence"]
-        d = sorted(their_def, reverse=True)
+        ours_attack, ours_defence = by_zone[zone]
+        attackers = sorted(ours_attack, key=_by_strength) if len(ours_attack) > 1 else ours_attack
+        their_att, d = lines[facing]
         scored = 0
         for i, (s, card) in enumerate(attackers):
             if i >= len(d) or s > d[i]:
                 scored += 1
                 if card:
                     scorers[card] += 1
-        conceded = zone_goals(their_att, defenders)
-        out.append(ZoneResult(zone, facing, tuple(s for s, _ in attackers), tuple(sorted(defenders, reverse=True)),
-                              tuple(sorted(their_att, reverse=True)), tuple(d), scored, conceded))
+        defenders = tuple(sorted(ours_defence, reverse=True))
+        conceded = _goals(their_att, defenders)
+        out.append(ZoneResult(zone, facing, tuple(s for s, _ in attackers), defenders, their_att, d, scored, conceded))
     return out, scorers
+
+
+def _goals(attackers: tuple[int, ...], defenders: tuple[int, ...]) -> int:
+    """`zone_goals` of Strengths already strongest first."""
+    n = len(defenders)
+    return sum(1 for i, s in enumerate(attackers) if i >= n or s > defenders[i])
+
+
+def _changed_lines(club: Club, opponent: Opponent) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The Opponent's Strengths in each of its zones, strongest first, as this match's effects change them."""
+    out = {}
+    for zone, footballers in opponent.zones:
+        section = zone.split("_")[0]
+        out[zone] = (
+            tuple(sorted((_opp_strength(club, section, f.style, f.strength) for f in footballers if f.style == "attack"), reverse=True)),
+            tuple(sorted((_opp_strength(club, section, f.style, f.strength) for f in footballers if f.style == "defence"), reverse=True)),
+        )
+    return out
 
 
 def _by_strength(item: tuple[int, str | None]) -> int:
@@ -458,8 +463,6 @@ def _by_strength(item: tuple[int, str | None]) -> int:
 
 
 def _opp_strength(club: Club, section: str, style: str, strength: int) -> int:
-    if not club.opp_mods:
-        return strength if strength > 0 else 0
     for sec, sty, amount in club.opp_mods:
         if sec in ("all", section) and sty in ("any", style):
             strength += amount
