@@ -294,7 +294,8 @@ def _week(state: State, week: int, phases: tuple[str, ...]) -> tuple[str, ...]:
 def _begin(tx: Tx) -> None:
     before = tuple((t.id, t.points) for t in tx.state.teams)
     tx.put_slice(NAME, evolve(_mine(tx.state), bets=(), skipped=(), revealed=False, before=before))
-    tx.say("betting", None, BEGIN)
+    if not tx.quiet:
+        tx.say("betting", None, BEGIN)
 
 
 def _over(tx: Tx) -> bool:
@@ -342,7 +343,8 @@ def on_bet(tx: Tx) -> None:
     if stake > club.res[0]:
         raise E.NotEnoughResources(SHORT.format(seat=seat, stake=stake, budget=club.res[0]))
     tx.put_slice(NAME, evolve(mine, bets=mine.bets + (Bet(seat, place.spaces, stake),)))
-    tx.say("bet_placed", seat, PLACED.format(seat=seat))  # where and how much stay secret: no announcement says it
+    if not tx.quiet:
+        tx.say("bet_placed", seat, PLACED.format(seat=seat))  # where and how much stay secret: no announcement says it
 
 
 def _pass(tx: Tx, seat: int) -> None:
@@ -352,7 +354,8 @@ def _pass(tx: Tx, seat: int) -> None:
     if mine.answered(seat):
         raise E.NotAllowed(ANSWERED.format(seat=seat))
     tx.put_slice(NAME, evolve(mine, skipped=mine.skipped + (seat,)))
-    tx.say("bet_skipped", seat, SKIPPED.format(seat=seat))
+    if not tx.quiet:
+        tx.say("bet_skipped", seat, SKIPPED.format(seat=seat))
 
 
 def _label(profile: Any, bet: Bet) -> str:
@@ -367,9 +370,10 @@ def _end(tx: Tx) -> None:
         if bet.stake:
             tx.put(with_res(tx.club(bet.seat), "budget", -bet.stake))
     tx.put_slice(NAME, evolve(mine, revealed=True))
-    words = [ONE_BET.format(seat=b.seat, on_token=on_token(b), label=_label(tx.profile, b)) for b in mine.bets]
-    tx.say("bets", None, REVEALED.format(bets="; ".join(words)) if words else NO_BETS,
-           bets=[_bet_dict(tx.profile, b) for b in mine.bets])
+    if not tx.quiet:
+        words = [ONE_BET.format(seat=b.seat, on_token=on_token(b), label=_label(tx.profile, b)) for b in mine.bets]
+        tx.say("bets", None, REVEALED.format(bets="; ".join(words)) if words else NO_BETS,
+               bets=[_bet_dict(tx.profile, b) for b in mine.bets])
 
 
 def _bet_dict(profile: Any, bet: Bet) -> dict[str, Any]:
@@ -414,21 +418,24 @@ def _settle(tx: Tx) -> None:
     gains = []
     for bet in mine.bets:
         place = board.place(bet.spaces)
-        label = _label(tx.profile, bet)
+        label = _label(tx.profile, bet) if not tx.quiet else ""
         if place is not None and space in place.spaces:
             times = board.pay[place.kind]
             gain = on_token(bet) * times
             tx.put(with_res(tx.club(bet.seat), "budget", gain))
-            tx.say("bet_won", bet.seat, WON.format(seat=bet.seat, label=label, on_token=on_token(bet), times=times, gain=gain),
-                   space=space, on=list(bet.spaces), gain=gain, on_token=on_token(bet), times=times, short=f"Bet won +€{gain}")
+            if not tx.quiet:
+                tx.say("bet_won", bet.seat, WON.format(seat=bet.seat, label=label, on_token=on_token(bet), times=times, gain=gain),
+                       space=space, on=list(bet.spaces), gain=gain, on_token=on_token(bet), times=times, short=f"Bet won +€{gain}")
         else:
             gain = 0
-            tx.say("bet_lost", bet.seat, LOST.format(seat=bet.seat, label=label, on_token=on_token(bet)),
-                   space=space, on=list(bet.spaces), on_token=on_token(bet), short="Bet lost")
+            if not tx.quiet:
+                tx.say("bet_lost", bet.seat, LOST.format(seat=bet.seat, label=label, on_token=on_token(bet)),
+                       space=space, on=list(bet.spaces), on_token=on_token(bet), short="Bet lost")
         gains.append((bet.seat, gain))
-    words = ", ".join(f"{_who(tx, who)} {n}" for who, n in results)
-    tx.say("bet_settled", None, SETTLED.format(week=tx.state.week, space=space, results=words), space=space,
-           results={who: n for who, n in results})
+    if not tx.quiet:
+        words = ", ".join(f"{_who(tx, who)} {n}" for who, n in results)
+        tx.say("bet_settled", None, SETTLED.format(week=tx.state.week, space=space, results=words), space=space,
+               results={who: n for who, n in results})
     settled = Settled(tx.state.week, space, tuple(results), tuple(gains), mine.bets)
     tx.put_slice(NAME, evolve(mine, bets=(), skipped=(), revealed=False, settled=settled))
 

@@ -202,7 +202,8 @@ def _printed(tx: Tx, held: Any) -> PlayerSide:
 def _before_match(tx: Tx, seat: int) -> None:
     _put(tx, seat, 0, 0)
     tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", seat, "referee", "d6", True),))
-    tx.say("await_roll", seat, ROLL_REFEREE.format(seat=seat), die="d6", purpose="referee")
+    if not tx.quiet:
+        tx.say("await_roll", seat, ROLL_REFEREE.format(seat=seat), die="d6", purpose="referee")
 
 
 def _referee_roll(tx: Tx, pending: Pending, value: int) -> None:
@@ -210,7 +211,8 @@ def _referee_roll(tx: Tx, pending: Pending, value: int) -> None:
     assert seat is not None
     _put(tx, seat, value, 0)
     tx.state = evolve(tx.state, pending=(Pending("roll", seat, "referee_tags", "d12", True),) + tx.state.pending)
-    tx.say("await_roll", seat, ROLL_TAGS.format(seat=seat), die="d12", purpose="referee_tags")
+    if not tx.quiet:
+        tx.say("await_roll", seat, ROLL_TAGS.format(seat=seat), die="d12", purpose="referee_tags")
 
 
 def _tags_roll(tx: Tx, pending: Pending, value: int) -> None:
@@ -226,7 +228,8 @@ def _tags_roll(tx: Tx, pending: Pending, value: int) -> None:
         tx.say("referee", seat, CALLED.format(seat=seat, referee=referee.name, d6=d6, tags=words, d12=value, text=cell.text),
                referee=referee.name, d6=d6, d12=value, tags=list(tags), effects=[e.to_dict() for e in cell.effects])
     if not _tagged(tx, seat, tags):
-        tx.say("no_effect", seat, NOBODY.format(seat=seat, tags=words))
+        if not tx.quiet:
+            tx.say("no_effect", seat, NOBODY.format(seat=seat, tags=words))
         return
     for effect in cell.effects:
         if effect.op in BEFORE:

@@ -81,12 +81,14 @@ def hire_from_row(tx: Tx, seat: int, row: str, card_id: Any, *, discount: int = 
     club = pay(club, quad_of({"budget": cost}), f"hire {card.name}")
     if isinstance(card, PlayerCard):
         club = tx.put(flip_markers(evolve(club, players=club.players + (Held(card.id),)), card_marker(tx.profile, card.id)))
-        tx.say("hire", seat, f"Seat {seat} hires {card.name} for {cost} €.", card=card.id, cost=cost, row=row)
+        if not tx.quiet:
+            tx.say("hire", seat, f"Seat {seat} hires {card.name} for {cost} €.", card=card.id, cost=cost, row=row)
         apply_abilities(tx, card.untrained.abilities, "immediate", Ctx(seat=seat, source=card.id, label=card.name))
     else:
         club = tx.put(evolve(club, staff=club.staff + (Held(card.id),)))
-        tx.say("hire", seat, f"Seat {seat} hires {card.name} ({card.profession}) for {cost} €.", card=card.id, cost=cost, row=row,
-               choices=choices_of([*card.bonus, *(e for a in card.abilities if a.timing == "immediate" and not a.cost for e in a.effects)]))
+        if not tx.quiet:
+            tx.say("hire", seat, f"Seat {seat} hires {card.name} ({card.profession}) for {cost} €.", card=card.id, cost=cost, row=row,
+                   choices=choices_of([*card.bonus, *(e for a in card.abilities if a.timing == "immediate" and not a.cost for e in a.effects)]))
         ctx = Ctx(seat=seat, source=card.id, label=card.name, targets=event_targets(tx.event))
         apply_effects(tx, card.bonus, ctx)
         apply_abilities(tx, card.abilities, "immediate", ctx)
@@ -174,8 +176,9 @@ def on_sponsor(tx: Tx) -> None:
         abilities = card.bonus
     elif contract == "shirt":
         abilities = abilities + card.bonus
-    tx.say("sponsor", seat, f"Seat {seat} contracts {card.name} as {'an' if contract == 'adboard' else 'a'} {contract} sponsor.", card=card.id, contract=contract,
-           choices=choices_of(e for a in abilities if a.timing == "immediate" for e in a.effects))
+    if not tx.quiet:
+        tx.say("sponsor", seat, f"Seat {seat} contracts {card.name} as {'an' if contract == 'adboard' else 'a'} {contract} sponsor.", card=card.id, contract=contract,
+               choices=choices_of(e for a in abilities if a.timing == "immediate" for e in a.effects))
     ctx = Ctx(seat=seat, source=card.id, label=card.name, targets=event_targets(ev))
     for ability in abilities:
         if ability.timing == "immediate":
@@ -197,7 +200,8 @@ def on_build(tx: Tx) -> None:
         raise E.NotAllowed(E.UNKNOWN_INFRA.format(kind=kind_id, known=", ".join(kinds)))
     club = check_build(board, club, kind)
     tx.put(evolve(club, infrastructure=club.infrastructure + (kind.id,)))
-    tx.say("build", seat, f"Seat {seat} builds {kind.name} for {kind.cost} €.", infrastructure=kind.id, cost=kind.cost)
+    if not tx.quiet:
+        tx.say("build", seat, f"Seat {seat} builds {kind.name} for {kind.cost} €.", infrastructure=kind.id, cost=kind.cost)
     apply_abilities(tx, kind.abilities, "immediate", Ctx(seat=seat, source=kind.id, label=kind.name))
     _done(tx, seat)
 
@@ -253,7 +257,8 @@ def on_potential(tx: Tx) -> None:
         raise E.NotAllowed(E.POTENTIAL_TOP.format(seat=seat, stat=stat.capitalize(), level=level))
     tx.put(evolve(club, acted=True))
     tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", seat, "potential", "d6", True, ref=stat),))
-    tx.say("potential", seat, f"Seat {seat} tries to raise its {stat.capitalize()} Stat (level {level}): roll the d6, more than {level} succeeds.", stat=stat, level=level)
+    if not tx.quiet:
+        tx.say("potential", seat, f"Seat {seat} tries to raise its {stat.capitalize()} Stat (level {level}): roll the d6, more than {level} succeeds.", stat=stat, level=level)
 
 
 def potential_roll(tx: Tx, pending: Pending, value: int) -> None:
@@ -263,10 +268,12 @@ def potential_roll(tx: Tx, pending: Pending, value: int) -> None:
     club = tx.club(seat)
     level = club.stats[RES_INDEX[stat]]
     if value > level:
-        tx.say("potential_result", seat, f"Seat {seat} rolled {value}, more than {level}: {stat.capitalize()} rises.", stat=stat, roll=value, success=True)
+        if not tx.quiet:
+            tx.say("potential_result", seat, f"Seat {seat} rolled {value}, more than {level}: {stat.capitalize()} rises.", stat=stat, roll=value, success=True)
         tx.put(move_stat(tx, club, stat, 1))
     else:
-        tx.say("potential_result", seat, f"Seat {seat} rolled {value}, not more than {level}: nothing happens.", stat=stat, roll=value, success=False)
+        if not tx.quiet:
+            tx.say("potential_result", seat, f"Seat {seat} rolled {value}, not more than {level}: nothing happens.", stat=stat, roll=value, success=False)
 
 
 def can_take_free_action(tx: Tx, club: Club) -> bool:
@@ -322,8 +329,9 @@ def use_action(tx: Tx, seat: int, card_id: str) -> None:
         club = evolve(club, acted=True)
     tx.put(club)
     label = "as its free action " if free else ""
-    tx.say("use_card", seat, f"Seat {seat} uses {name} {label}(paying {describe_quad(cost)}).", card=card_id, free=free, cost=list(cost),
-           choices=choices_of(ability.effects))
+    if not tx.quiet:
+        tx.say("use_card", seat, f"Seat {seat} uses {name} {label}(paying {describe_quad(cost)}).", card=card_id, free=free, cost=list(cost),
+               choices=choices_of(ability.effects))
     apply_effects(tx, ability.effects, Ctx(seat=seat, source=card_id, label=name, targets=event_targets(ev), roll=event_roll(ev)))
 
 
@@ -350,7 +358,8 @@ def begin_day(tx: Tx) -> None:
     first = turn_order(tx.state)[0]
     day = tx.state.stage
     tx.state = evolve(tx.state, turn=first, clubs=clubs)
-    tx.say("day", None, f"{day.capitalize()}: Seat {first} plays first.", day=day, turn=first)
+    if not tx.quiet:
+        tx.say("day", None, f"{day.capitalize()}: Seat {first} plays first.", day=day, turn=first)
 
 
 def _turn_over(tx: Tx, club: Club) -> bool:
@@ -368,7 +377,8 @@ def next_turn(tx: Tx) -> bool:
     if i + 1 < len(order):
         seat = order[i + 1]
         tx.state = evolve(s, turn=seat)
-        tx.say("turn", seat, f"Seat {seat}'s turn ({tx.stage_name()}).", turn=seat)
+        if not tx.quiet:
+            tx.say("turn", seat, f"Seat {seat}'s turn ({tx.stage_name()}).", turn=seat)
     else:
         tx.state = evolve(s, turn=0)
     return True

@@ -101,15 +101,18 @@ def move_stat(tx: Tx, club: Club, stat: str, steps: int) -> Club:
     club = evolve(club, stats=(stats[0], stats[1], stats[2], stats[3]))
     over = target - board.stat_max if target > board.stat_max else 0
     under = 1 - target if target < 1 else 0
-    text = f"Seat {club.seat}'s {stat.capitalize()} Stat moves from {level} to {new_level}"
     fields: dict[str, Any] = {}
     if over:
         club, fields = _past_top(club, stat, over, board.stat_past_top)
-        text += " and the club gains " + _amounts(fields["gained"], stat) + " for the steps past the top"
     if under:
         club, fields = _below_bottom(club, stat, under, board.stat_below_bottom)
-        step = board.stat_below_bottom
-        if step == StatStep(own=1, instead=1):
+    if tx.quiet:
+        return club
+    text = f"Seat {club.seat}'s {stat.capitalize()} Stat moves from {level} to {new_level}"
+    if over:
+        text += " and the club gains " + _amounts(fields["gained"], stat) + " for the steps past the top"
+    if under:
+        if board.stat_below_bottom == StatStep(own=1, instead=1):
             text += f" and the club loses {under} {stat.capitalize()} (or €) for the steps below 1"
         else:
             text += " and the club loses " + (_amounts(fields["lost"], stat) or "nothing") + " for the steps below 1"

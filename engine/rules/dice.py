@@ -63,7 +63,8 @@ def _hold_or_resolve(tx: Tx, pending: Pending, value: int) -> None:
         return
     tx.state = evolve(tx.state, pending=rest)
     who = f"Seat {seat}" if seat is not None else "The table"
-    tx.say("roll", seat, f"{who} rolled {value} on the {pending.die}.", die=pending.die, value=value, purpose=pending.purpose, held=False, team=pending.team or None)
+    if not tx.quiet:
+        tx.say("roll", seat, f"{who} rolled {value} on the {pending.die}.", die=pending.die, value=value, purpose=pending.purpose, held=False, team=pending.team or None)
     _resolve(tx, pending, value)
 
 
@@ -115,7 +116,8 @@ def on_reroll(tx: Tx) -> None:
     else:
         raise E.NotEnoughResources(E.NO_FANBASE_REROLL.format(seat=seat))
     tx.put(club)
-    tx.say("reroll", seat, f"Seat {seat} spends {paid} to reroll the {pending.die} ({pending.value} before).", before=pending.value, value=value)
+    if not tx.quiet:
+        tx.say("reroll", seat, f"Seat {seat} spends {paid} to reroll the {pending.die} ({pending.value} before).", before=pending.value, value=value)
     as_roll = evolve(pending, need="roll", value=0)
     tx.state = evolve(tx.state, pending=tuple(as_roll if p is pending else p for p in tx.state.pending))
     _hold_or_resolve(tx, as_roll, value)
@@ -125,5 +127,6 @@ def on_keep(tx: Tx) -> None:
     """Keep the held result: it takes effect now."""
     seat, pending = _held(tx)
     tx.state = evolve(tx.state, pending=tuple(p for p in tx.state.pending if p is not pending))
-    tx.say("keep", seat, f"Seat {seat} keeps the {pending.value}.", value=pending.value, purpose=pending.purpose)
+    if not tx.quiet:
+        tx.say("keep", seat, f"Seat {seat} keeps the {pending.value}.", value=pending.value, purpose=pending.purpose)
     _resolve(tx, pending, pending.value)

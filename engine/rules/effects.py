@@ -221,7 +221,8 @@ def _gain(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
     a = effect.params
     amount = int(a["amount"]) * (_per_count(tx, club, str(a["per"])) if "per" in a else 1)
     tx.put(with_res(club, str(a["resource"]), amount))
-    tx.say("gain", ctx.seat, f"Seat {ctx.seat} gains {amount} {str(a['resource']).capitalize()}.", resource=a["resource"], amount=amount)
+    if not tx.quiet:
+        tx.say("gain", ctx.seat, f"Seat {ctx.seat} gains {amount} {str(a['resource']).capitalize()}.", resource=a["resource"], amount=amount)
 
 
 def _lose(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
@@ -229,7 +230,8 @@ def _lose(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
     amount = min(int(a["amount"]), club.res[RES_INDEX[str(a["resource"])]])
     tx.put(with_res(club, str(a["resource"]), -amount))
     if amount:
-        tx.say("lose", ctx.seat, f"Seat {ctx.seat} loses {amount} {str(a['resource']).capitalize()}.", resource=a["resource"], amount=amount)
+        if not tx.quiet:
+            tx.say("lose", ctx.seat, f"Seat {ctx.seat} loses {amount} {str(a['resource']).capitalize()}.", resource=a["resource"], amount=amount)
 
 
 def _stat(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
@@ -240,7 +242,8 @@ def _vp(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
     amount, to = int(effect["amount"]), str(effect.get("to", "club"))
     if to == "club":
         tx.put(evolve(club, vp_tokens=club.vp_tokens + amount))
-        tx.say("vp", club.seat, f"Seat {club.seat} gains {amount} VP token(s).", amount=amount)
+        if not tx.quiet:
+            tx.say("vp", club.seat, f"Seat {club.seat} gains {amount} VP token(s).", amount=amount)
         return
     held = club.held(ctx.source) if to == "this_card" else club.held(ctx.take_target() or "")
     if held is None:
@@ -288,7 +291,8 @@ def _injure_or_suspend(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
     if held == "roll":
         purpose = "injury" if injury else "suspension"
         tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", club.seat, purpose, "d10", True, count=count),))
-        tx.say("await_roll", club.seat, f"Seat {club.seat}: roll the d10 to see which number is {'injured' if injury else 'suspended'}.", die="d10", purpose=purpose)
+        if not tx.quiet:
+            tx.say("await_roll", club.seat, f"Seat {club.seat}: roll the d10 to see which number is {'injured' if injury else 'suspended'}.", die="d10", purpose=purpose)
         return
     if not isinstance(held, Held):
         if target == "jersey":
@@ -363,13 +367,15 @@ def _strength(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
             club = replace_held(club, evolve(h, strength_temp=h.strength_temp + amount))
     tx.put(club)
     names = ", ".join(tx.name(h.id) for h in hit_cards)
-    tx.say("strength", club.seat, f"{names}: Strength {amount:+d} ({lasting}).", cards=[h.id for h in hit_cards], amount=amount)
+    if not tx.quiet:
+        tx.say("strength", club.seat, f"{names}: Strength {amount:+d} ({lasting}).", cards=[h.id for h in hit_cards], amount=amount)
 
 
 def _opponent_strength(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
     mod = (str(effect.get("section", "all")), str(effect.get("style", "any")), int(effect["amount"]))
     tx.put(evolve(club, opp_mods=club.opp_mods + (mod,)))
-    tx.say("opponent_strength", ctx.seat, f"Seat {ctx.seat}'s match: {describe_effect(effect)}.", amount=effect["amount"])
+    if not tx.quiet:
+        tx.say("opponent_strength", ctx.seat, f"Seat {ctx.seat}'s match: {describe_effect(effect)}.", amount=effect["amount"])
 
 
 def _score(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
@@ -459,7 +465,8 @@ def _await_effect_roll(tx: Tx, ctx: Ctx, die: str, effect: Effect) -> None:
     # the pending roll names the effect by its index in the source card's abilities so it stays JSON-safe
     ref = effect_ref(tx, ctx.source or ctx.table, effect, ctx.seat)
     tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", ctx.seat, "effect", die, True, ref=ref),))
-    tx.say("await_roll", ctx.seat, f"Seat {ctx.seat}: roll the {die} for {ctx.label or 'the effect'}.", die=die, purpose="effect")
+    if not tx.quiet:
+        tx.say("await_roll", ctx.seat, f"Seat {ctx.seat}: roll the {die} for {ctx.label or 'the effect'}.", die=die, purpose="effect")
 
 
 def consequence_ref(result: str, value: int) -> str:

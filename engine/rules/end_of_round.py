@@ -25,7 +25,8 @@ def close_round(tx: Tx) -> None:
         clean = lambda hs: tuple(evolve(h, exhausted=False, assigned=(0, 0, 0, 0), strength_temp=0) for h in hs)  # noqa: E731
         clubs.append(evolve(c, players=clean(c.players), staff=clean(c.staff), exhausted=(), goals=0, conceded=0, used=()))
     tx.state = evolve(tx.state, clubs=tuple(clubs))
-    tx.say("end_of_round", None, f"End of week {tx.state.week}: cards unexhausted, Score markers back to 0.", week=tx.state.week)
+    if not tx.quiet:
+        tx.say("end_of_round", None, f"End of week {tx.state.week}: cards unexhausted, Score markers back to 0.", week=tx.state.week)
     tx.rules.end_of_round(tx)  # type: ignore[attr-defined]
     if tx.state.week >= tx.state.weeks:
         return  # "If there are no more Opponent cards on your boards, proceed to the end of the game"
@@ -42,7 +43,8 @@ def close_round(tx: Tx) -> None:
         kept = board.fanbase_kept
         res = (club.res[0], min(club.res[1], kept), min(club.res[2], kept), min(club.res[3], kept))
         club = tx.put(evolve(club, res=res))
-        tx.say("maintenance", club.seat, text + ".", due=due, paid=paid, missing=due - paid)
+        if not tx.quiet:
+            tx.say("maintenance", club.seat, text + ".", due=due, paid=paid, missing=due - paid)
     tx.state = evolve(tx.state, pending=tuple(pending))
 
 
@@ -53,7 +55,8 @@ def end_end_of_round(tx: Tx) -> None:
     order = turn_order(tx.state)
     nxt = order[1 % len(order)]
     tx.state = evolve(tx.state, first_seat=nxt)
-    tx.say("stage_marker", nxt, f"Seat {nxt} takes the Stage marker.", first_seat=nxt)
+    if not tx.quiet:
+        tx.say("stage_marker", nxt, f"Seat {nxt} takes the Stage marker.", first_seat=nxt)
 
 
 def maintenance_due(tx: Tx, club: Club) -> int:

@@ -54,8 +54,9 @@ def begin_results(tx: Tx) -> None:
         teams.append(t)
     tx.state = evolve(tx.state, teams=tuple(teams), pending=tuple(pending))
     if any(p.purpose == "opponent_die" for p in pending):
-        tx.say("await_opponent_dice", None, "Roll the Opponent dice for the teams nobody played.",
-               teams=[p.team for p in pending if p.purpose == "opponent_die"])
+        if not tx.quiet:
+            tx.say("await_opponent_dice", None, "Roll the Opponent dice for the teams nobody played.",
+                   teams=[p.team for p in pending if p.purpose == "opponent_die"])
 
 
 def opponent_die(tx: Tx, pending: Pending, value: int) -> None:
@@ -64,4 +65,5 @@ def opponent_die(tx: Tx, pending: Pending, value: int) -> None:
     team = board.team(pending.team)
     moves = board.opponent_move(team.die, value)
     move_team(tx, pending.team, moves)
-    tx.say("opponent_die", None, f"{team.name} rolls {value} on the {team.die} die and moves {moves} space(s).", team=pending.team, roll=value, moves=moves)
+    if not tx.quiet:
+        tx.say("opponent_die", None, f"{team.name} rolls {value} on the {team.die} die and moves {moves} space(s).", team=pending.team, roll=value, moves=moves)

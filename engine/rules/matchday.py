@@ -305,10 +305,11 @@ def place_lineup(tx: Tx, seat: int) -> None:
         club = replace_held(club, evolve(held, assigned=quad_add(held.assigned, q)))
     club = flip_markers(club, {p.jersey: p.style for p in lineup if p.jersey is not None})
     tx.put(evolve(club, lineup=lineup, stands=stands))
-    tx.say(
-        "lineup", seat, f"Seat {seat} lines up {len(playing)} footballer card(s) and puts {stands} Fanbase on the Stands (paying {describe_quad(cost)}).",
-        players=[{"zone": p.zone, "jersey": p.jersey, "card": p.card, "style": p.style} for p in lineup], stands=stands,
-    )
+    if not tx.quiet:
+        tx.say(
+            "lineup", seat, f"Seat {seat} lines up {len(playing)} footballer card(s) and puts {stands} Fanbase on the Stands (paying {describe_quad(cost)}).",
+            players=[{"zone": p.zone, "jersey": p.jersey, "card": p.card, "style": p.style} for p in lineup], stands=stands,
+        )
     # the cards that sit out because of their tokens: they shed one at step 4, after the effects before the match
     sitting_out = resting(club)
     apply_mandatory(tx, seat, "after_reveal")
@@ -357,7 +358,8 @@ def on_tactic_played(tx: Tx) -> None:
     if card.id not in club.tactics:
         raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=seat, name=card.name))
     tx.put(set_mod(evolve(club, tactic_played=card.id), "tactics:round", 1))
-    tx.say("tactic_played", seat, f"Seat {seat} plays the Tactic {card.name}.", card=card.id)
+    if not tx.quiet:
+        tx.say("tactic_played", seat, f"Seat {seat} plays the Tactic {card.name}.", card=card.id)
     apply_effects(tx, card.effects, Ctx(seat=seat, source=card.id, label=card.name, targets=event_targets(ev), roll=event_roll(ev)))
 
 
@@ -511,15 +513,17 @@ def conclude_match(tx: Tx, seat: int, goals: int, conceded: int, result: str, sc
     points = dict(tx.board(None).league_points)
     club = evolve(club, goals=goals, conceded=conceded, result=result, points=club.points + points[result])
     word = {"win": "wins", "draw": "draws", "loss": "loses"}[result]
-    tx.say(
-        "result", seat, f"Seat {seat} {word} {goals}–{conceded} against {against} and gains {points[result]} League point(s).",
-        goals=goals, conceded=conceded, result=result, points=points[result], **fields,
-    )
+    if not tx.quiet:
+        tx.say(
+            "result", seat, f"Seat {seat} {word} {goals}–{conceded} against {against} and gains {points[result]} League point(s).",
+            goals=goals, conceded=conceded, result=result, points=points[result], **fields,
+        )
     # "Discard the Fanbase markers from the Stands and gain 1 € for each discarded"; temporary Strength goes,
     # experience spaces fill
     if club.stands:
         club = with_res(club, "budget", club.stands)
-        tx.say("stands", seat, f"Seat {seat} discards the {club.stands} Fanbase on the Stands and gains {club.stands} €.", fanbase=0, budget=club.stands)
+        if not tx.quiet:
+            tx.say("stands", seat, f"Seat {seat} discards the {club.stands} Fanbase on the Stands and gains {club.stands} €.", fanbase=0, budget=club.stands)
     playing = {p.card for p in club.lineup or () if p.card}
     players = []
     for h in club.players:

@@ -41,13 +41,15 @@ def begin_monday(tx: Tx) -> None:
         for c in tx.state.clubs
     )
     tx.state = evolve(tx.state, turn=0, clubs=clubs)
-    tx.say("week", None, f"Week {week} begins: Monday, Production and the Board meetings.", week=week, first_seat=tx.state.first_seat)
+    if not tx.quiet:
+        tx.say("week", None, f"Week {week} begins: Monday, Production and the Board meetings.", week=week, first_seat=tx.state.first_seat)
     for club in tx.state.clubs:
         board = tx.board(club.seat)
         gained = tuple(board.produce(stat, club.stats[i]) for i, stat in enumerate(STATS))
         club = tx.put(evolve(club, res=(club.res[0] + gained[0], club.res[1] + gained[1], club.res[2] + gained[2], club.res[3] + gained[3])))
-        words = ", ".join(f"{n} {STATS[i].capitalize()}" for i, n in enumerate(gained))
-        tx.say("production", club.seat, f"Seat {club.seat} produces {words}.", gained=dict(zip(STATS, gained)))
+        if not tx.quiet:
+            words = ", ".join(f"{n} {STATS[i].capitalize()}" for i, n in enumerate(gained))
+            tx.say("production", club.seat, f"Seat {club.seat} produces {words}.", gained=dict(zip(STATS, gained)))
         sources = card_abilities(tx, club)
         # the Production keyword (003 l.283): "On Monday, during Production, resolve their effects"
         for source, abilities in sources:
@@ -86,7 +88,8 @@ def on_board_meeting(tx: Tx) -> None:
         raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=owner.seat))
     tx.put(evolve(club, board_card=card.id))
     tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
-    tx.say("board_meeting_card", seat, f"Seat {seat}'s Board meeting: {card.name}. Roll the d6.", card=card.id)
+    if not tx.quiet:
+        tx.say("board_meeting_card", seat, f"Seat {seat}'s Board meeting: {card.name}. Roll the d6.", card=card.id)
 
 
 def _tally(tx: Tx, club: Club, card: BoardMeeting, face: int) -> tuple[dict[str, str], list[str]]:
@@ -108,24 +111,26 @@ def board_meeting_roll(tx: Tx, pending: Pending, value: int) -> None:
     club = tx.club(seat)
     card: BoardMeeting = tx.profile.cards[club.board_card]  # type: ignore[index,assignment]
     votes, leaders = _tally(tx, club, card, value)
-    names = {d: tx.name(d) for d in club.directors}
     if len(leaders) > 1 and not _always_tied(tx, club, card):
         tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
-        tx.say(
-            "board_meeting_tie", seat, f"Seat {seat} rolled {value}: the Directors' votes are tied ({', '.join(leaders)}). Reroll the d6 for free.",
-            roll=value, votes=votes, decision=None,
-        )
+        if not tx.quiet:
+            tx.say(
+                "board_meeting_tie", seat, f"Seat {seat} rolled {value}: the Directors' votes are tied ({', '.join(leaders)}). Reroll the d6 for free.",
+                roll=value, votes=votes, decision=None,
+            )
         return
     # when no face of the die can break the tie, the first Director kept among those tied decides
     colour = leaders[0] if len(leaders) == 1 else next((votes[d] for d in club.directors if votes[d] in leaders), None)
     decision = card.decision(colour) if colour else None
-    title = decision.title if decision else "no decision"
-    vote_words = ", ".join(f"{names[d]} votes {c}" for d, c in votes.items())
-    won = f"the {colour} decision wins — {title}" if decision else "no decision gets a vote, so nothing happens"
-    tx.say(
-        "board_meeting", seat, f"Seat {seat} rolled {value} at the Board meeting ({vote_words}): {won}.",
-        roll=value, votes=votes, decision=colour if decision else None, title=title, card=card.id,
-    )
+    if not tx.quiet:
+        title = decision.title if decision else "no decision"
+        names = {d: tx.name(d) for d in club.directors}
+        vote_words = ", ".join(f"{names[d]} votes {c}" for d, c in votes.items())
+        won = f"the {colour} decision wins — {title}" if decision else "no decision gets a vote, so nothing happens"
+        tx.say(
+            "board_meeting", seat, f"Seat {seat} rolled {value} at the Board meeting ({vote_words}): {won}.",
+            roll=value, votes=votes, decision=colour if decision else None, title=title, card=card.id,
+        )
     tx.put(evolve(tx.club(seat), board_done=True))
     if decision is not None:
         apply_effects(tx, decision.effects, Ctx(seat=seat, source=card.id, label=card.name, targets=event_targets(tx.event)))

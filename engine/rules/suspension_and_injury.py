@@ -40,13 +40,15 @@ def injure(tx: Tx, club: Club, held: Held, weeks: int, label: str) -> Club:
         if club.mod(key) > 0:
             tx.say("injury_prevented", club.seat, f"{tx.name(held.id)} escapes an injury ({label}).", card=held.id)
             return set_mod(club, key, -1) if key.endswith("round") else club
-    tx.say("injury", club.seat, f"{tx.name(held.id)} is injured for {weeks} week(s) ({label}).", card=held.id, weeks=weeks)
+    if not tx.quiet:
+        tx.say("injury", club.seat, f"{tx.name(held.id)} is injured for {weeks} week(s) ({label}).", card=held.id, weeks=weeks)
     return replace_held(club, evolve(held, injury=max(held.injury, weeks)))
 
 
 def suspend(tx: Tx, club: Club, held: Held, tokens: int, label: str) -> Club:
     """Put Suspension tokens on a footballer or Staff card."""
-    tx.say("suspension", club.seat, f"{tx.name(held.id)} gets {tokens} Suspension token(s) ({label}).", card=held.id, tokens=tokens)
+    if not tx.quiet:
+        tx.say("suspension", club.seat, f"{tx.name(held.id)} gets {tokens} Suspension token(s) ({label}).", card=held.id, tokens=tokens)
     return replace_held(club, evolve(held, suspension=held.suspension + tokens))
 
 
@@ -82,11 +84,12 @@ def shed_tokens(tx: Tx, seat: int, cards: list[str]) -> None:
             suspension = held.suspension if held.injury else max(0, held.suspension - 1)
             club = replace_held(club, evolve(held, exhausted=True, injury=injury, suspension=suspension))
             left = injury or suspension
-            tx.say(
-                "recovery", seat,
-                f"{tx.name(card_id)} is exhausted to shed a token; {left} week(s) left." if left else f"{tx.name(card_id)} is fit again from next week.",
-                card=card_id, injury=injury, suspension=suspension,
-            )
+            if not tx.quiet:
+                tx.say(
+                    "recovery", seat,
+                    f"{tx.name(card_id)} is exhausted to shed a token; {left} week(s) left." if left else f"{tx.name(card_id)} is fit again from next week.",
+                    card=card_id, injury=injury, suspension=suspension,
+                )
             continue
         tokens = club.suspension_on(card_id)
         if not tokens:
@@ -95,11 +98,12 @@ def shed_tokens(tx: Tx, seat: int, cards: list[str]) -> None:
         if card_id not in club.exhausted:
             club = evolve(club, exhausted=club.exhausted + (card_id,))
         name = tx.token_name(card_id)
-        tx.say(
-            "recovery", seat,
-            f"{name} is exhausted to shed a Suspension token; {tokens - 1} left." if tokens > 1 else f"{name} works again from next week.",
-            card=card_id, injury=0, suspension=tokens - 1,
-        )
+        if not tx.quiet:
+            tx.say(
+                "recovery", seat,
+                f"{name} is exhausted to shed a Suspension token; {tokens - 1} left." if tokens > 1 else f"{name} works again from next week.",
+                card=card_id, injury=0, suspension=tokens - 1,
+            )
     tx.put(club)
 
 
