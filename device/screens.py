@@ -288,7 +288,7 @@ def drawable(text: str) -> str:
     return text.translate(_CONTROL_TO_SPACE)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def text_width(text: str, size: int) -> int:
     """Width in pixels of ``text`` drawn at ``size``."""
     # Kept: every bid redraws four screens whose lines, and the words wrap() tries, are mostly the same.
@@ -300,7 +300,7 @@ def wrap(text: str, size: int, width: int = TEXT_WIDTH) -> list[str]:
     return list(_wrapped(text, size, width))
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=512)
 def _wrapped(text: str, size: int, width: int) -> tuple[str, ...]:
     lines: list[str] = []
     for paragraph in text.split("\n"):
@@ -462,7 +462,7 @@ def _draw(target: ImageDraw.ImageDraw, screen: SeatScreen, page: int, frame: Ima
                 target.text((x, top), drawable(item.text), font=font(item.size), fill="white")
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=128)  # a few hundred KB at most
 def _line_stencil(text: str, size: int) -> tuple[Image.Image, tuple[int, int]]:
     """One line drawn once as a 1-bit stencil, and where in it the line's origin lies: a bid redraws four screens
     whose lines are mostly those of the frame before, and drawing through FreeType is most of a frame's cost."""
