@@ -217,19 +217,24 @@ def test_simulated_presses_are_refused_on_real_pins(reading_log: ReadingLog) -> 
         buttons.simulated("seat1")
 
 
-def run_debouncer(debouncer: Debouncer, edges: list[tuple[float, bool]], until: float) -> list[str]:
-    """Feed timed edges and poll at every deadline, as the buttons' thread does; return the reading kinds."""
-    kinds: list[str] = []
+def run_debouncer(debouncer: Debouncer, edges: list[tuple[float, bool]], until: float) -> list[tuple[float, str]]:
+    """Feed timed edges and poll at every deadline, as the buttons' thread does (at once after an edge that settled
+    something); return each reading's kind and when it was handed on."""
+    readings: list[tuple[float, str]] = []
+    last_edge = float("-inf")
 
     def poll_until(t: float) -> None:
         while (deadline := debouncer.next_deadline()) is not None and deadline <= t:
-            kinds.extend(r.kind for r in debouncer.poll(deadline))
+            now = max(deadline, last_edge)
+            readings.extend((now, r.kind) for r in debouncer.poll(now))
 
     for at, pressed in edges:
         poll_until(at)
         debouncer.edge(pressed, at)
+        last_edge = at
+        poll_until(at)
     poll_until(until)
-    return kinds
+    return readings
 
 
 press_shape = st.tuples(
@@ -245,6 +250,7 @@ def test_any_chattering_sequence_gives_one_reading_per_real_press(presses: list[
     debounce, gap = 0.03, 0.002
     edges: list[tuple[float, bool]] = []
     expected: list[str] = []
+    let_go: list[float] = []  # when the finger let go of each short press: its first opening edge
     t = 10.0
     for closing, down_for, opening in presses:
         for flip in range(closing):  # closing contacts chatter: down, up, down...
@@ -252,13 +258,17 @@ def test_any_chattering_sequence_gives_one_reading_per_real_press(presses: list[
             t += gap
         edges.append((t, True))
         t += down_for
+        if down_for < 1.0:
+            let_go.append(t)
         for flip in range(opening):
             edges.append((t, flip % 2 == 1))
             t += gap
         edges.append((t, False))
         t += 0.5
         expected.append("press" if down_for < 1.0 else "hold")
-    assert run_debouncer(Debouncer("b", debounce=debounce, hold_time=1.0), edges, t + 1) == expected
+    readings = run_debouncer(Debouncer("b", debounce=debounce, hold_time=1.0), edges, t + 1)
+    assert [kind for _, kind in readings] == expected
+    assert [at for at, kind in readings if kind == "press"] == let_go, "a press is handed on as the finger lets go"
 
 
 def test_a_failing_callback_does_not_stop_the_buttons(manual_clock: ManualClock, reading_log: ReadingLog) -> None:
