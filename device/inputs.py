@@ -416,7 +416,8 @@ class Interpreter:
             if waiting:
                 who = WAITING_FOR.format(who=f"Seat {waiting[0]['seat']}")
                 if waiting[0].get("watch"):  # what every other seat follows meanwhile (an auction's highest bid)
-                    return Message(str(waiting[0]["watch"]), (who,))
+                    # and what it is about (the card auctioned) above whose turn: the lines the waited seat has
+                    return Message(str(waiting[0]["watch"]), tuple(str(x) for x in (waiting[0].get("about"), who) if x))
                 return Message(who)
             return None
         return Message(*self._ask(entry, game))
@@ -772,8 +773,10 @@ class Interpreter:
             return ABILITY_TURN.format(moment=MOMENT_WORDS.get(str(entry.get("timing")), "")), (TAP_OR_PASS,)
         if need == "half":
             return HALF_NOW.format(half=HALF_WORDS.get(entry.get("half"), "half")), (TAP_OR_READY,)
-        # a module's need brings its own words: a few for the screen (``short``) and what the button does (``hint``)
-        return str(entry.get("short") or entry.get("text", need or "")), tuple(str(h) for h in (entry.get("hint"),) if h)
+        # a module's need brings its own words: a few for the screen (``short``), what it is about (``about``, a card)
+        # and what the button does (``hint``)
+        return (str(entry.get("short") or entry.get("text", need or "")),
+                tuple(str(h) for h in (entry.get("about"), entry.get("hint")) if h))
 
     def _pending_message(self, pending: _Pending) -> Message:
         if pending.kind == "confirm":

@@ -516,6 +516,10 @@ class Session:
             self.everyone = message
             self.messages.clear()
         else:
+            if self.everyone is not None:  # the other seats keep what every screen showed (an auction's bid)
+                for other in self.screen_seat.values():
+                    if other is not None and other != seat:
+                        self.messages[other] = self.everyone
             self.messages[seat] = message
             self.kinds.pop(seat, None)
             self.everyone = None

@@ -40,13 +40,8 @@ FOOTBALLERS: Final = ("player", "youngster", "veteran")
 # -- what the table says ----------------------------------------------------------------------------------------
 
 OPENED: Final = "Seat {seat} puts {name} up for auction, asking {ask} €: Seat {first} bids first."
-OPEN_SHORT: Final = "Auction: {name}"
 BID: Final = "Seat {seat} bids {amount} € for {name}: Seat {next} to bid."
-BID_SHORT: Final = "€{amount} Seat {seat}"
 PASSED: Final = "Seat {seat} passes on {name}: Seat {next} to bid."
-PASSED_SHORT: Final = "Seat {seat} passes"
-TO_BID: Final = "{card} €{high} · Seat {seat} to bid"
-TO_BID_ASK: Final = "{card} ask €{ask} · Seat {seat} to bid"
 SOLD_TO: Final = ("Seat {buyer} buys {name} from Seat {seller} for {amount} € with every token on him; Seat {seller} "
                   "gains {amount} € and {bonus} € from the supply.")
 SOLD_SHORT: Final = "Sold €{amount} Seat {buyer}"
@@ -66,8 +61,10 @@ DECLINED_LAST: Final = ("Seat {owner} declines Seat {buyer}'s offer for {name}: 
 DECLINED_SHORT: Final = "Declined ({count}/{most})"
 
 WAIT_BID: Final = "Seat {seat}: bid for {name} (press: {next} €) or pass (hold)."
-BID_PROMPT: Final = "{watch} · Press: bid €{next}"
-BID_HINT: Final = "Hold: pass · for {name}"
+# An auction on every seat's screen, a line each at the same rows whatever the step: the highest bid (large), the
+# card, and whose turn it is; the bidder's own screen has what a press and a hold do instead of the last line, so a
+# new bid redraws only the few words it changes.
+BID_PROMPT: Final = "Press €{next} · Hold pass"
 BID_HIGH: Final = "€{high} Seat {seat}"
 BID_ASK: Final = "Ask €{ask}"
 WAIT_ANSWER: Final = "Seat {owner}: Seat {buyer} offers {amount} € for {name}: accept (press) or decline (hold)."
@@ -280,8 +277,8 @@ def _open_auction(tx: Tx) -> None:
     tx.put(evolve(club, acted=True))
     _put(tx, auction=Auction(seat, card.id, ask, turn=order[0], step=prices.bid_step))
     tx.say("auction", None, OPENED.format(seat=seat, name=card.name, ask=ask, first=order[0]), seller=seat,
-           card=card.id, ask=ask, turn=order[0], short=OPEN_SHORT.format(name=card.name),
-           detail=status(_mine(tx.state).auction), screens="all")
+           card=card.id, ask=ask, turn=order[0], short=status(_mine(tx.state).auction),
+           detail=card.id, screens="all")
 
 
 def _nothing_open(tx: Tx) -> None:
@@ -304,10 +301,10 @@ def _bidder(tx: Tx, what: str) -> tuple[int, Auction]:
 
 
 def status(auction: Auction) -> str:
-    """Where the auction stands, in a line every seat's screen shows: the card, the highest bid, whose turn."""
+    """Where the auction stands, the large line of every seat's screen: the highest bid and its club, or the ask."""
     if auction.high:
-        return TO_BID.format(card=auction.card, high=auction.high, seat=auction.turn)
-    return TO_BID_ASK.format(card=auction.card, ask=auction.ask, seat=auction.turn)
+        return BID_HIGH.format(high=auction.high, seat=auction.high_seat)
+    return BID_ASK.format(ask=auction.ask)
 
 
 def next_bid(auction: Auction) -> int:
@@ -335,8 +332,8 @@ def _on_bid(tx: Tx) -> None:
         return
     _put(tx, auction=evolve(auction, turn=following))
     tx.say("bid", None, BID.format(seat=seat, amount=amount, name=name, next=following), card=auction.card,
-           amount=amount, bidder=seat, turn=following, short=BID_SHORT.format(amount=amount, seat=seat),
-           detail=status(evolve(auction, turn=following)), screens="all")
+           amount=amount, bidder=seat, turn=following, short=status(auction),
+           detail=auction.card, screens="all")
 
 
 def _on_bid_pass(tx: Tx) -> None:
@@ -355,8 +352,7 @@ def _on_bid_pass(tx: Tx) -> None:
         return
     _put(tx, auction=evolve(auction, turn=following))
     tx.say("bid_pass", None, PASSED.format(seat=seat, name=name, next=following), card=auction.card, bidder=seat,
-           turn=following, high=auction.high, short=PASSED_SHORT.format(seat=seat),
-           detail=status(evolve(auction, turn=following)), screens="all")
+           turn=following, high=auction.high, short=status(auction), detail=auction.card, screens="all")
 
 
 def _sold(tx: Tx, auction: Auction) -> None:
@@ -370,7 +366,7 @@ def _sold(tx: Tx, auction: Auction) -> None:
                                                 amount=auction.high, bonus=bonus),
            card=auction.card, seller=auction.seller, buyer=auction.high_seat, amount=auction.high, bonus=bonus,
            transfer_bonus=extra, transfer_vp=vp, short=SOLD_SHORT.format(amount=auction.high, buyer=auction.high_seat),
-           detail=name, screens="all")
+           detail=auction.card, screens="all")
     tx.rules.sold(tx, auction.seller, auction.card)  # type: ignore[attr-defined]
 
 
@@ -496,13 +492,11 @@ def _awaiting(state: State) -> list[dict[str, Any]]:
     auction, offer = mine.auction, mine.offer
     if auction is not None:
         nxt = next_bid(auction)
-        standing = BID_HIGH.format(high=auction.high, seat=auction.high_seat) if auction.high \
-            else BID_ASK.format(ask=auction.ask)
         return [{"seat": auction.turn, "need": "bid", "card": auction.card, "seller": auction.seller, "ask": auction.ask,
                  "high": auction.high, "high_seat": auction.high_seat or None, "next": nxt,
                  "text": WAIT_BID.format(seat=auction.turn, name=auction.card, next=nxt),
-                 "short": BID_PROMPT.format(next=nxt, watch=standing),
-                 "hint": BID_HINT.format(name=auction.card), "watch": status(auction),
+                 "short": status(auction), "about": auction.card, "hint": BID_PROMPT.format(next=nxt),
+                 "watch": status(auction),
                  "press": {"type": "bid", "seat": auction.turn}, "hold": {"type": "bid_pass", "seat": auction.turn}}]
     if offer is not None:
         return [{"seat": offer.owner, "need": "offer_answer", "card": offer.card, "buyer": offer.buyer,

@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 import engine
-from device.screens import render
+from PIL import Image
+
+from device.screens import layout, render
 from device.sim import SimulatedTable
 from engine.modules import transfers as T
 
@@ -47,6 +49,31 @@ def _shows(t: SimulatedTable, *words: str) -> None:
         assert t.hardware.frame(sid).convert("1").tobytes() == render(screen, page).convert("1").tobytes()
 
 
+def _rows(t: SimulatedTable, seat: int) -> list[tuple[int, str]]:
+    """The lines of the seat's shown frame under its status lines, top to bottom, with the row each starts at."""
+    sid = f"seat{seat}.screen"
+    screen = t.screen(sid)
+    status = {screen.where, screen.numbers}
+    return [(p.y, p.text) for p in layout(screen, t.pager.shown(sid)[0]) if p.text not in status]
+
+
+def _auction_rows(t: SimulatedTable, high: str, card: str, turn: int, prompt: str, seats: tuple[int, ...] = SEATS) -> None:
+    """Every seat's panel shows the auction on the same rows: the highest bid, the card, then whose turn it is; the
+    bidder's own panel says instead what its press and its hold do."""
+    shown = {seat: _rows(t, seat) for seat in seats}
+    rows = [y for y, _ in shown[seats[0]]]
+    for seat in seats:
+        last = prompt if seat == turn else f"Waiting for Club {turn}"
+        assert shown[seat] == list(zip(rows, (high, card, last))), f"seat {seat}: {shown[seat]}"
+    for seat in seats:
+        sid = f"seat{seat}.screen"
+        assert t.hardware.frame(sid).convert("1").tobytes() == render(t.screen(sid), t.pager.shown(sid)[0]).convert("1").tobytes()
+
+
+def _changed_rows(before: Image.Image, after: Image.Image) -> set[int]:
+    return {y for y in range(after.height) for x in range(after.width) if before.getpixel((x, y)) != after.getpixel((x, y))}
+
+
 def test_an_auction_on_the_buttons_shows_every_screen_the_card_the_highest_bid_and_whose_turn(table: Any) -> None:
     t = table
     state = t.session.state
@@ -62,20 +89,26 @@ def test_an_auction_on_the_buttons_shows_every_screen_the_card_the_highest_bid_a
     auction = t.view()["modules"]["transfers"]["auction"]
     assert auction["seller"] == 1 and auction["turn"] == 2
     ask = auction["ask"]
-    _shows(t, f"Auction: {name}", f"{name} ask €{ask} · Club 2 to bid")
+    _auction_rows(t, f"Ask €{ask}", name, 2, f"Press €{ask} · Hold pass")
     assert t.lit("seat2.roll") and not t.lit("seat3.roll")
-    assert f"Ask €{ask} · Press: bid €{ask}" in t.screen("seat2.screen").text()
     t.press("seat2.roll")  # the asking price
-    _shows(t, f"€{ask} Club 2", f"{name} €{ask} · Club 3 to bid")
+    _auction_rows(t, f"€{ask} Club 2", name, 3, f"Press €{ask + 1} · Hold pass")
+    frames = {seat: t.hardware.frame(f"seat{seat}.screen").convert("1") for seat in SEATS}
     t.press("seat3.roll")  # one step more
-    _shows(t, f"€{ask + 1} Club 3", f"{name} €{ask + 1} · Club 4 to bid")
+    _auction_rows(t, f"€{ask + 1} Club 3", name, 4, f"Press €{ask + 2} · Hold pass")
+    # a bid redraws the highest bid and the last line only: the status lines and the card stay as they were
+    card_rows = range(_rows(t, 1)[1][0], _rows(t, 1)[2][0])
+    for seat in SEATS:
+        changed = _changed_rows(frames[seat], t.hardware.frame(f"seat{seat}.screen").convert("1"))
+        assert changed and min(changed) >= _rows(t, seat)[0][0] - 4, f"seat {seat}: rows {sorted(changed)}"
+        assert not changed & set(card_rows), f"seat {seat}: the card's line was redrawn"
     t.press("seat2.roll")  # not its turn: its own screen says so, the others still follow the auction
-    assert f"€{ask + 1} Club 3 · Press: bid €{ask + 2}" in t.screen("seat4.screen").text()
-    assert f"{name} €{ask + 1} · Club 4 to bid" in t.screen("seat1.screen").text()
-    t.hold("seat4.roll")
-    _shows(t, "Club 4 passes", f"{name} €{ask + 1} · Club 2 to bid")
+    assert t.screen("seat2.screen").detail == (f"€{ask + 1} Club 3",)  # why not, over the highest bid
+    _auction_rows(t, f"€{ask + 1} Club 3", name, 4, f"Press €{ask + 2} · Hold pass", seats=(1, 3, 4))
+    t.hold("seat4.roll")  # a pass: the highest bid stays, the turn goes on
+    _auction_rows(t, f"€{ask + 1} Club 3", name, 2, f"Press €{ask + 2} · Hold pass")
     t.press("seat2.roll")
-    _shows(t, f"€{ask + 2} Club 2", f"{name} €{ask + 2} · Club 3 to bid")
+    _auction_rows(t, f"€{ask + 2} Club 2", name, 3, f"Press €{ask + 3} · Hold pass")
     ARTIFACTS.mkdir(exist_ok=True)
     for seat in SEATS:
         render(t.screen(f"seat{seat}.screen")).save(ARTIFACTS / f"screen-auction-seat{seat}.png")
