@@ -12,6 +12,9 @@ with three limits added:
   of the connection being opened; idle connections between requests are closed by uvicorn's keep-alive timeout.
 
 A connection over a limit is answered at once with a short 503 and closed, so it never holds a file for long.
+
+The protocol also hands a live page's connection over to the page's broadcast (the ASGI extension
+``web.live.STREAM``), so that a change is written to every open page without waking a task for each.
 """
 
 from __future__ import annotations
@@ -21,8 +24,10 @@ import json
 import logging
 import resource
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
+from web.live import STREAM
 from web.security import client_key
 
 log = logging.getLogger(__name__)
@@ -108,6 +113,33 @@ def _refusal(sentence: str) -> bytes:
     return head.encode("ascii") + body
 
 
+class _Stream:
+    """A live page's connection as ``web.live.Connection``: the response's body written straight to its transport.
+
+    uvicorn's h11 machinery is left out of each write (the bytes come framed), and stays in step: it chose the
+    framing from the same request (chunks for HTTP/1.1, else until the connection closes), and the response still
+    ends through ASGI.
+    """
+
+    def __init__(self, protocol: Any, cycle: Any) -> None:
+        self._protocol = protocol
+        self._cycle = cycle
+        self.chunked = protocol.conn.their_http_version >= b"1.1"
+
+    def writable(self) -> bool:
+        """Whether the page has taken what it was sent (and is still there)."""
+        return not (self._protocol.flow.write_paused or self._cycle.disconnected or self._cycle.response_complete
+                    or self._protocol.transport.is_closing())
+
+    def write(self, data: bytes) -> None:
+        """Hand ``data`` to the connection (the system sends it as the page reads)."""
+        self._protocol.transport.write(data)
+
+    def when_writable(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` each time the connection's buffer has drained after filling up."""
+        self._protocol.on_writable = callback
+
+
 def protocol_class(limits: ConnectionLimits) -> type[asyncio.Protocol]:
     """uvicorn's HTTP/1.1 protocol (h11) with ``limits`` applied to every connection (pass it as ``http=``)."""
     import h11
@@ -118,6 +150,8 @@ def protocol_class(limits: ConnectionLimits) -> type[asyncio.Protocol]:
 
         _address: str | None = None
         _timer: asyncio.TimerHandle | None = None
+        on_writable: Callable[[], None] | None = None
+        """Called when the buffer has drained, while a live page's connection is handed over."""
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             peer = transport.get_extra_info("peername")
@@ -151,7 +185,20 @@ def protocol_class(limits: ConnectionLimits) -> type[asyncio.Protocol]:
             else:
                 self._stop_timer()  # the request is in; the app answers in its own time
 
+        def handle_events(self) -> None:
+            before = self.cycle
+            super().handle_events()
+            cycle = self.cycle
+            if cycle is not None and cycle is not before:  # a new request: its response may take the connection
+                cycle.scope.setdefault("extensions", {})[STREAM] = lambda: _Stream(self, cycle)
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            if self.on_writable is not None:
+                self.on_writable()
+
         def on_response_complete(self) -> None:
+            self.on_writable = None
             super().on_response_complete()
             # Idle until the next request: uvicorn's keep-alive timeout closes the connection by then.
             self._stop_timer()

@@ -152,3 +152,81 @@ def test_a_busy_page_gets_only_the_newest_snapshot_never_a_backlog() -> None:
 
     assert asyncio.run(run()) == [0, 3]
     assert live.subscribers == 0
+
+
+class Wire:
+    """A page's connection as the server hands it over: what was written to it, and whether it takes more now."""
+
+    def __init__(self, *, chunked: bool = True) -> None:
+        self.chunked = chunked
+        self.written: list[bytes] = []
+        self.full = False
+        self.drained: Any = None
+
+    def writable(self) -> bool:
+        return not self.full
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+    def when_writable(self, callback: Any) -> None:
+        self.drained = callback
+
+    def drain(self) -> None:
+        self.full = False
+        self.drained()
+
+
+def test_a_change_writes_the_same_framed_bytes_to_every_handed_over_page_building_each_view_once() -> None:
+    table = Counted()
+    live = Broadcast(table.snapshot, lambda: table.version)
+
+    async def run() -> None:
+        first = live.encoded("table")
+        wires = [Wire() for _ in range(50)]
+        pages = [live.attach("table", wire, first.version) for wire in wires]
+        seat_wire, old_wire = Wire(), Wire(chunked=False)
+        pages += [live.attach(2, seat_wire, live.encoded(2).version), live.attach(2, old_wire, live.encoded(2).version)]
+        assert all(wire.written == [] for wire in wires)  # they have the snapshot of now already
+        table.version = 1
+        live.changed()
+        assert table.built == {"table": 2, 2: 2}  # once per viewer and change, not once per page
+        assert all(len(wire.written) == 1 and wire.written[0] is wires[0].written[0] for wire in wires)
+        size, _, rest = wires[0].written[0].partition(b"\r\n")
+        assert int(size, 16) == len(rest) - 2 and rest.endswith(b"\r\n")  # one HTTP/1.1 chunk holding one event
+        assert json.loads(rest.split(b"data: ", 1)[1]) == {"version": 1, "viewer": "table"}
+        assert old_wire.written[0].startswith(b"event: snapshot\n")  # an HTTP/1.0 page's body is not chunked
+        assert json.loads(seat_wire.written[0].split(b"data: ", 1)[1]) == {"version": 1, "viewer": 2}
+        live.changed()  # nothing new: nothing sent again
+        assert len(wires[0].written) == 1
+        assert live.subscribers == 52
+        for page in pages:
+            page.leave()
+        assert live.subscribers == 0
+
+    asyncio.run(run())
+
+
+def test_a_handed_over_page_that_reads_slowly_gets_only_the_newest_snapshot_once_it_has_taken_the_last() -> None:
+    table = Counted()
+    live = Broadcast(table.snapshot, lambda: table.version)
+
+    async def run() -> None:
+        wire = Wire()
+        page = live.attach("table", wire, live.encoded("table").version)
+        wire.full = True
+        for version in (1, 2, 3):  # three changes while the phone's buffer was full
+            table.version = version
+            live.changed()
+        assert wire.written == []
+        wire.drain()
+        assert [json.loads(w.split(b"data: ", 1)[1])["version"] for w in wire.written] == [3]
+        live.close()  # the server stops: the page's stream ends and nothing more is written
+        await asyncio.wait_for(page.ended(), 1)
+        table.version = 4
+        live.changed()
+        assert len(wire.written) == 1
+        page.leave()
+        assert live.subscribers == 0
+
+    asyncio.run(run())
