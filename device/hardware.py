@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
@@ -15,6 +16,9 @@ class Hardware(Protocol):
 
     sim: Any
     """The simulated hardware facade (``web.interface.SimulatedHardware``), or None on a real table."""
+    drawing: threading.Lock
+    """Held while frames are drawn (one redraw at a time); a simulated screen's frame is read under it, so a frame
+    being drawn is read once it is drawn."""
 
     def start(self, emit: Callable[[Any], None]) -> None:
         """Start the readers' and buttons' threads; they call ``emit(reading)`` from their threads."""
@@ -49,6 +53,7 @@ class TableHardware:
 
         self.config = config
         self.backend = backend
+        self.drawing = threading.Lock()
         self.clock = clock
         self.threaded = threaded
         self.rig = rig

@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import functools
 import logging
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -40,7 +39,6 @@ class RunningTable:
         self.pager = Pager(session.clock)
         """Which page of a long message each screen shows, turned on the session's clock."""
         self._watchers: list[Callable[[], None]] = []
-        self._drawing = threading.Lock()
         self._drawn: dict[str, int] = {}
         """How many frames each display has been sent: the page fetches a frame again when it grows."""
         self._frames = 0
@@ -89,8 +87,9 @@ class RunningTable:
 
     @property
     def version(self) -> int:
-        """Grows with every change of the game and every frame drawn (a snapshot carries the version it shows): a
-        snapshot is never older than the screens it names, whichever thread asks between a change and its redraw."""
+        """Grows with every change of the game and every frame drawn or being drawn (a snapshot carries the version
+        it shows): a snapshot is never older than the screens it names, whichever thread asks between a change and
+        its redraw."""
         return self.session.version + self._frames
 
     # -- life cycle -----------------------------------------------------------------------------------
@@ -187,26 +186,43 @@ class RunningTable:
             await self._queue.join()
 
     async def _after_change(self) -> None:
-        """Redraw, then tell the page: a snapshot built from here on shows the change and the frames it drew."""
-        drawn = await asyncio.to_thread(self.redraw)
-        if not drawn and self.session.version == self._told:
-            return  # nothing the page shows has changed (a refusal said on no screen)
-        self._told = self.session.version
-        for changed in self._watchers:
-            changed()
+        """Tell the page as soon as the new frames are counted, while the screens are drawn: a snapshot built from
+        here on shows the change and the frames drawn for it (a frame read meanwhile waits for them)."""
+        loop = asyncio.get_running_loop()
+        counted: asyncio.Future[int] = loop.create_future()
 
-    def redraw(self) -> int:
+        def planned(frames: int) -> None:
+            loop.call_soon_threadsafe(lambda: counted.done() or counted.set_result(frames))
+
+        drawing = asyncio.ensure_future(asyncio.to_thread(self.redraw, planned))
+        try:
+            await asyncio.wait((counted, drawing), return_when=asyncio.FIRST_COMPLETED)
+            if counted.done() and (counted.result() or self.session.version != self._told):
+                # Otherwise nothing the page shows has changed (a refusal said on no screen).
+                self._told = self.session.version
+                for changed in self._watchers:
+                    changed()
+        finally:
+            await drawing
+
+    def redraw(self, planned: Callable[[int], None] | None = None) -> int:
         """Draw the screens whose text or page changed (one redraw at a time: two changes may finish together);
-        returns how many were drawn."""
-        drawn = 0
-        with self._drawing:
-            for screen_id, (screen, page) in self.pager.changed(self.session.screens()).items():
-                self.hardware.show(screen_id, screen, page)
+        returns how many were drawn.
+
+        ``planned(frames)`` is called once the new frames are counted in the screens' versions, before they are
+        drawn; the displays' ``drawing`` lock is held until they are, so a frame read meanwhile waits for them.
+        """
+        with self.hardware.drawing:
+            frames = self.pager.changed(self.session.screens())
+            for screen_id in frames:
                 self._drawn[screen_id] = self._drawn.get(screen_id, 0) + 1
-                drawn += 1
-            self._frames += drawn
+            self._frames += len(frames)
+            if planned is not None:
+                planned(len(frames))
+            for screen_id, (screen, page) in frames.items():
+                self.hardware.show(screen_id, screen, page)
             self.hardware.lights(self.session.waiting_seats())
-        return drawn
+        return len(frames)
 
     # -- web.interface.Table -------------------------------------------------------------------------
 

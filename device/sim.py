@@ -193,10 +193,11 @@ class SimHardware(TableHardware):
         self._button(button).hold()
 
     def frame(self, screen: str) -> Any:
-        """The PIL image the simulated panel lights now."""
+        """The PIL image the simulated panel lights now (or once the frames being drawn are drawn)."""
         if screen not in self.displays:
             raise LookupError(UNKNOWN_SCREEN.format(screen=screen, known=", ".join(self.displays)))
-        return self.displays[screen].frame()
+        with self.drawing:  # a frame the page was told of may be being drawn: read it once it is
+            return self.displays[screen].frame()
 
     def frame_png(self, screen: str) -> bytes:
         """The frame the simulated display holds now, as PNG bytes."""
