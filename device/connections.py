@@ -189,7 +189,8 @@ def protocol_class(limits: ConnectionLimits) -> type[asyncio.Protocol]:
             before = self.cycle
             super().handle_events()
             cycle = self.cycle
-            if cycle is not None and cycle is not before:  # a new request: its response may take the connection
+            if cycle is not None and cycle is not before and cycle.scope["method"] == "GET":
+                # A new request: its response may take the connection over (a HEAD's must send no body).
                 cycle.scope.setdefault("extensions", {})[STREAM] = lambda: _Stream(self, cycle)
 
         def resume_writing(self) -> None:
