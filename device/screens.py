@@ -16,6 +16,7 @@ bitmaps for (``STRIKES``) are used, so every glyph is drawn pixel for pixel as d
 from __future__ import annotations
 
 import io
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -268,16 +269,16 @@ def shared_message(view: Mapping[str, Any] | None, news: Message | None) -> Mess
 
 
 @lru_cache(maxsize=None)
-def _font_bytes() -> bytes:
-    return resources.files("device").joinpath("fonts", FONT_FILE).read_bytes()
-
-
-@lru_cache(maxsize=None)
 def font(size: int) -> ImageFont.FreeTypeFont:
     """Terminus at one of the sizes it has bitmaps for (``STRIKES``), read from the package's data."""
     if size not in STRIKES:
         raise ValueError(f"Terminus has bitmaps for {STRIKES} pixels, not {size}: pick one of those sizes.")
-    return ImageFont.truetype(io.BytesIO(_font_bytes()), size)
+    data = resources.files("device").joinpath("fonts", FONT_FILE)
+    if isinstance(data, os.PathLike):
+        # FreeType reads the file itself, and keeps only what it uses of it: given the bytes, Pillow would keep
+        # a copy of the whole font (0.4 MB) for every size.
+        return ImageFont.truetype(os.fspath(data), size)
+    return ImageFont.truetype(io.BytesIO(data.read_bytes()), size)
 
 
 _CONTROL_TO_SPACE = {code: " " for code in range(32)}

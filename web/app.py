@@ -7,7 +7,6 @@ from contextlib import asynccontextmanager
 from importlib import resources
 
 import asyncio
-import gc
 import logging
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -69,11 +68,6 @@ def create_app(table: Table, *, sessions: SessionStore | None = None, owner_code
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.loop = asyncio.get_running_loop()
-        # Everything loaded so far (deck, board profile, drivers) lives as long as the table: keep it out of the
-        # collector's full sweeps, which otherwise stall every live page for 100 ms and more now and then.  The
-        # garbage of the start is collected first so that none of it is kept for good.
-        gc.collect()
-        gc.freeze()
         try:
             yield
         finally:

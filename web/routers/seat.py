@@ -14,7 +14,6 @@ from functools import lru_cache
 from typing import Annotated, Any
 
 import engine
-import segno
 from fastapi import APIRouter, Depends, HTTPException, Path, Request, Response
 from fastapi.responses import HTMLResponse
 
@@ -187,6 +186,8 @@ def qr(seat: SeatNumber, request: Request) -> Response:
 
 @lru_cache(maxsize=32)
 def _qr_svg(address: str) -> bytes:
+    import segno  # loaded when a QR code is first asked for, not with every start of the table
+
     out = io.BytesIO()
     segno.make(address, error="m").save(out, kind="svg", scale=4, border=2, title=address)
     return out.getvalue()
