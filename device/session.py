@@ -516,7 +516,8 @@ class Session:
             self.everyone = message
             self.messages.clear()
         else:
-            if self.everyone is not None:  # the other seats keep what every screen showed (an auction's bid)
+            if self.everyone is not None:  # the other screens keep what every screen showed (an auction's bid)
+                self.shared = self.everyone
                 for other in self.screen_seat.values():
                     if other is not None and other != seat:
                         self.messages[other] = self.everyone
@@ -598,6 +599,10 @@ class Session:
             view = self.view()
         if seat is None:
             message = self.everyone or screens.shared_message(view, self.shared)
+            # seat 0, no seat: what the seats not asked wait for (an auction: the card, whose turn)
+            watch = self.interpreter.prompt(0, self._view())
+            if watch is not None and watch.headline == message.headline:  # an auction's step: whose turn as well
+                message = Message(message.headline, tuple(dict.fromkeys((*message.detail, *watch.detail))))
             return self._named(SeatScreen(screens.where_line(view), "", message.headline, message.detail))
         if self.seat_claims.waiting(seat):
             # A phone waits for this seat's own page: the next tap of one of the club's cards unlocks it.

@@ -65,6 +65,8 @@ def _auction_rows(t: SimulatedTable, high: str, card: str, turn: int, prompt: st
     for seat in seats:
         last = prompt if seat == turn else f"Waiting for Club {turn}"
         assert shown[seat] == list(zip(rows, (high, card, last))), f"seat {seat}: {shown[seat]}"
+    shared = t.screen("shared.screen")  # the table's own screen follows the same lines
+    assert (shared.headline, *shared.detail) == (high, card, f"Waiting for Club {turn}"), shared
     for seat in seats:
         sid = f"seat{seat}.screen"
         assert t.hardware.frame(sid).convert("1").tobytes() == render(t.screen(sid), t.pager.shown(sid)[0]).convert("1").tobytes()
