@@ -708,6 +708,19 @@ class Board:
     infrastructure_spaces: tuple[tuple[str, int], ...] = ()
     stat_past_top: StatStep = StatStep(own=1)  # a step of a Stat marker past the top of its track
     stat_below_bottom: StatStep = StatStep(own=1, instead=1)  # a step below 1
+    #: the Opponent teams and the Infrastructure kinds by id (worked out once, as the board loads)
+    teams_by_id: Mapping[str, OpponentTeam] = field(init=False, repr=False, compare=False)
+    kinds_by_id: Mapping[str, InfrastructureKind] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        teams: dict[str, OpponentTeam] = {}
+        for t in self.teams:
+            teams.setdefault(t.id, t)  # the first of an id, as a search would find it
+        kinds: dict[str, InfrastructureKind] = {}
+        for k in self.infrastructure:
+            kinds.setdefault(k.id, k)
+        object.__setattr__(self, "teams_by_id", MappingProxyType(teams))
+        object.__setattr__(self, "kinds_by_id", MappingProxyType(kinds))
 
     def printed_stands(self) -> int:
         """Fanbase the Stands printed on the Stadium board take together (built Stands come on top)."""
@@ -742,8 +755,11 @@ class Board:
         return dict(self.opponent_dice)[die][face - 1]
 
     def team(self, team_id: str) -> OpponentTeam:
-        """An Opponent team by id."""
-        return next(t for t in self.teams if t.id == team_id)
+        """An Opponent team by id (StopIteration when the board has none of that id)."""
+        found = self.teams_by_id.get(team_id)
+        if found is None:
+            raise StopIteration(team_id)
+        return found
 
     def position_vp(self, position: int) -> int:
         """VP for a League position (1 is first)."""
@@ -756,10 +772,7 @@ class Board:
 
     def infrastructure_kind(self, kind: str) -> InfrastructureKind:
         """An infrastructure kind by id."""
-        for k in self.infrastructure:
-            if k.id == kind:
-                return k
-        raise KeyError(kind)
+        return self.kinds_by_id[kind]
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -29,18 +29,21 @@ def card_abilities(tx: Tx, club: Club) -> tuple[tuple[str, tuple[Ability, ...]],
     # the same as long as the club's cards, tokens and modifiers are (each answer is kept for its seat)
     if "abilities" in tx.rules.filled:
         return _card_abilities(tx, club, tx.rules.abilities)  # type: ignore[attr-defined]
+    # the key holds only what the answer depends on: Staff cards by id while available (not their exhaustion or
+    # resources), the running modifiers only while an adboard's bonus may be among them
     board = tx.board(club.seat) if club.infrastructure else None
-    key = (tx.profile, board, club.directors, club.suspended, club.staff, club.shirt, club.adboards, club.mods,
+    staff = tuple([h.id for h in club.staff if not (h.injury > 0 or h.suspension > 0)]) if club.staff else ()
+    key = (club.directors, club.suspended, staff, club.shirt, club.adboards, club.mods if club.adboards else (),
            club.infrastructure)
     found = _KEPT.get(club.seat)
-    if found is not None and all(a is b for a, b in zip(found[0], key)):
-        return found[1]  # type: ignore[no-any-return]
+    if found is not None and found[0] is tx.profile and found[1] is board and found[2] == key:
+        return found[3]  # type: ignore[no-any-return]
     out = _card_abilities(tx, club, None)
-    _KEPT[club.seat] = (key, out)
+    _KEPT[club.seat] = (tx.profile, board, key, out)
     return out
 
 
-_KEPT: dict[int, tuple[tuple[Any, ...], tuple[tuple[str, tuple[Ability, ...]], ...]]] = {}
+_KEPT: dict[int, tuple[Any, Any, tuple[Any, ...], tuple[tuple[str, tuple[Ability, ...]], ...]]] = {}
 
 
 def _card_abilities(tx: Tx, club: Club, hook: Any) -> tuple[tuple[str, tuple[Ability, ...]], ...]:

@@ -15,6 +15,8 @@ def faces(tx: Tx, die: str) -> int:
     """Number of faces of a die ("d6", "d10", or an Opponent die from the board)."""
     if die == "d6":
         return 6
+    if die == "d10":
+        return 10
     if die.startswith("d") and die[1:].isdigit():
         return int(die[1:])
     return len(dict(tx.profile.board.opponent_dice).get(die, (0,) * 6))
@@ -26,10 +28,16 @@ def free_reroll_keys(purpose: str) -> tuple[str, ...]:
     A card's free reroll for one kind of roll (``purpose``) is spent before one that fits any roll, so the wider
     one is kept for later; a modifier named ``free_rerolls:<lasting>`` fits any roll.
     """
-    return (
-        f"free_rerolls:{purpose}:round", "free_rerolls:round",
-        f"free_rerolls:{purpose}:permanent", "free_rerolls:permanent",
-    )
+    keys = _KEYS.get(purpose)
+    if keys is None:
+        keys = _KEYS[purpose] = (
+            f"free_rerolls:{purpose}:round", "free_rerolls:round",
+            f"free_rerolls:{purpose}:permanent", "free_rerolls:permanent",
+        )
+    return keys
+
+
+_KEYS: dict[str, tuple[str, ...]] = {}  # by purpose (a game has a handful)
 
 
 def _free_reroll(club: Club, purpose: str) -> str | None:

@@ -179,6 +179,9 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
         raise E.NotAllowed(E.LINEUP_COUNT.format(need=pitch.on_pitch, count=len(entries)))
     placed: list[Placed] = []
     sides = {h.id: side_of(tx, h, club) for h in club.players}  # each footballer's face, asked once
+    players: dict[str, Held] = {}
+    for h in club.players:
+        players.setdefault(h.id, h)  # the first of an id, as `Club.held` finds it
     for e in entries:
         zone = e.get("zone")
         if zone not in ZONES:
@@ -190,7 +193,7 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
             raise E.NotAllowed(E.LINEUP_JERSEY_UNKNOWN.format(jersey=jersey, known=", ".join(map(str, pitch.jerseys))))
         if card_id is not None:
             card = tx.card(card_id, "player", "youngster", "veteran")
-            held = club.held(card.id)
+            held = players[card.id] if card.id in players else club.held(card.id)
             if held is None:
                 raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=club.seat, name=card.name))
             if held.unavailable:
