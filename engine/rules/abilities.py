@@ -30,11 +30,11 @@ def card_abilities(tx: Tx, club: Club) -> tuple[tuple[str, tuple[Ability, ...]],
     if "abilities" in tx.rules.filled:
         return _card_abilities(tx, club, tx.rules.abilities)  # type: ignore[attr-defined]
     # the key holds only what the answer depends on: Staff cards by id while available (not their exhaustion or
-    # resources), the running modifiers only while an adboard's bonus may be among them
+    # resources), of the running modifiers only the adboards whose bonus was taken
     board = tx.board(club.seat) if club.infrastructure else None
     staff = tuple([h.id for h in club.staff if not (h.injury > 0 or h.suspension > 0)]) if club.staff else ()
-    key = (club.directors, club.suspended, staff, club.shirt, club.adboards, club.mods if club.adboards else (),
-           club.infrastructure)
+    bonus = tuple([a for a in club.adboards if club.mod(f"adboard_bonus:{a}")]) if club.adboards else ()
+    key = (club.directors, club.suspended, staff, club.shirt, club.adboards, bonus, club.infrastructure)
     found = _KEPT.get(club.seat)
     if found is not None and found[0] is tx.profile and found[1] is board and found[2] == key:
         return found[3]  # type: ignore[no-any-return]

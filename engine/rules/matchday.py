@@ -100,11 +100,16 @@ def stands_of(tx: Tx, club: Club) -> int:
     return board.printed_stands() + sum(board.infrastructure_kind(k).stands for k in club.infrastructure) - off
 
 
-def _plain_side(tx: Tx, club: Club, jersey: int | None, style: Any, sides: dict[str, Any] | None = None) -> str:
+def _plain_side(tx: Tx, club: Club, jersey: int | None, style: Any, sides: dict[str, Any] | None = None,
+                shown: dict[int, str] | None = None, wearing: dict[int, list[Held]] | None = None) -> str:
     """The side a jersey marker without a card shows: a numbered one as it lies (no card of its number plays, so
     nothing flips it), `style` only when the engine has not seen it yet; a blank one as the table says.
-    ``sides``: the faces of the club's footballers (by card id) when already known."""
-    shows = club.marker_side(jersey) if jersey is not None else None
+    ``sides``: the faces of the club's footballers (by card id) when already known; ``shown`` and ``wearing``:
+    the side each numbered marker shows and the footballers wearing each number, when already known."""
+    if jersey is None:
+        shows = None
+    else:
+        shows = shown.get(jersey) if shown is not None else club.marker_side(jersey)
     if style is None and shows is not None:
         return shows
     if style is None:
@@ -114,11 +119,14 @@ def _plain_side(tx: Tx, club: Club, jersey: int | None, style: Any, sides: dict[
     if shows is not None and style != shows:
         raise E.NotAllowed(E.LINEUP_MARKER_SIDE.format(jersey=jersey, shows=shows, style=style))
     if jersey is not None:
-        if sides is None:
-            sides = {h.id: side_of(tx, h, club) for h in club.players}
-        wearing = [h for h in club.players if sides[h.id].jersey == jersey]
-        if wearing and all(h.unavailable for h in wearing):
-            raise E.NotAllowed(E.LINEUP_UNAVAILABLE.format(name=f"Number {jersey} ({tx.name(wearing[0].id)})"))
+        if wearing is not None:
+            worn = wearing.get(jersey, [])
+        else:
+            if sides is None:
+                sides = {h.id: side_of(tx, h, club) for h in club.players}
+            worn = [h for h in club.players if sides[h.id].jersey == jersey]
+        if worn and all(h.unavailable for h in worn):
+            raise E.NotAllowed(E.LINEUP_UNAVAILABLE.format(name=f"Number {jersey} ({tx.name(worn[0].id)})"))
     return str(style)
 
 
@@ -180,8 +188,13 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
     placed: list[Placed] = []
     sides = {h.id: side_of(tx, h, club) for h in club.players}  # each footballer's face, asked once
     players: dict[str, Held] = {}
+    wearing: dict[int, list[Held]] = {}  # the footballers wearing each number
     for h in club.players:
         players.setdefault(h.id, h)  # the first of an id, as `Club.held` finds it
+        wearing.setdefault(sides[h.id].jersey, []).append(h)
+    shown: dict[int, str] = {}  # the side each numbered marker shows
+    for number, shows in club.markers:
+        shown.setdefault(number, shows)
     for e in entries:
         zone = e.get("zone")
         if zone not in ZONES:
@@ -209,7 +222,7 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
                                                                 sections=" or ".join(SECTION_WORDS.get(s, s) for s in side.sections)))
             style = side.style
         else:
-            style = _plain_side(tx, club, jersey, style, sides)
+            style = _plain_side(tx, club, jersey, style, sides, shown, wearing)
         placed.append(Placed(zone, jersey, card_id, style))
     numbers = [p.jersey for p in placed if p.jersey is not None]
     if len(set(numbers)) < len(numbers):  # the first number placed twice
