@@ -783,7 +783,7 @@ def _transfer_turns(rec: Recorder, week: int) -> None:
         rec.hold(f"seat{seller}.roll")
         ask = table.view()["modules"]["transfers"]["auction"]["ask"]
         rec.check("Every screen shows the card, the asking price and whose turn it is to bid.",
-                  screen={f"seat{s}.screen": f"ask €{ask}" for s in SEATS})
+                  screen={f"seat{s}.screen": f"Ask €{ask}" for s in SEATS})
         for seat in bidders:
             rec.hold(f"seat{seat}.roll", "Nobody bids: each club holds its button." if seat == bidders[0] else None)
         rec.check("Nobody bid: the Youngster is sold to the supply for his Strength.",
