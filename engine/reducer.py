@@ -35,6 +35,12 @@ def apply(profile: Profile, state: State, event: Mapping[str, Any], *, quiet: bo
 
     ``quiet`` skips the announcements (a replay does not read them); the state is the same either way.
     """
+    tx = _applied(profile, state, event, quiet)
+    return Step(tx.state, tuple(tx.anns))
+
+
+def _applied(profile: Profile, state: State, event: Mapping[str, Any], quiet: bool) -> Tx:
+    """The transaction of one event once applied (its ``state`` the new state), or the refusal raised."""
     if type(event) is not dict and not isinstance(event, Mapping):  # the exact check first: ABC checks are slow
         raise E.BadEvent(E.BAD_FIELD.format(type="?", field="event", why="an event is a mapping with a \"type\""))
     kind = event.get("type")
@@ -42,7 +48,8 @@ def apply(profile: Profile, state: State, event: Mapping[str, Any], *, quiet: bo
     if kind == GAME_EVENT:
         tx = Tx(profile, rules, state, event, quiet)
         _on_game(tx)
-        return Step(evolve(tx.state, events=state.events + 1), tuple(tx.anns))
+        tx.state = evolve(tx.state, events=state.events + 1)
+        return tx
     spec = rules.events.get(kind) if isinstance(kind, str) else None
     if spec is None:
         raise E.BadEvent(E.BAD_EVENT_TYPE.format(type=kind, known=", ".join((GAME_EVENT, *rules.events))))
@@ -51,14 +58,15 @@ def apply(profile: Profile, state: State, event: Mapping[str, Any], *, quiet: bo
     tx = Tx(profile, rules, state, event, quiet)
     spec.handler(tx)
     advance(tx)
-    return Step(evolve1(tx.state, "events", state.events + 1), tuple(tx.anns))
+    tx.state = evolve1(tx.state, "events", state.events + 1)
+    return tx
 
 
 def replay(profile: Profile, events: Iterable[Mapping[str, Any]]) -> State:
     """Fold events from the initial state; the same events always give the same state."""
     state = State()
     for event in events:
-        state = apply(profile, state, event, quiet=True).state
+        state = _applied(profile, state, event, True).state
     return state
 
 
@@ -68,7 +76,7 @@ def why_not(profile: Profile, state: State, event: Mapping[str, Any]) -> str | N
     The answer is found by trying the event (nothing changes: states are immutable), so it is the rules' own.
     """
     try:
-        apply(profile, state, event, quiet=True)
+        _applied(profile, state, event, True)
     except E.EngineError as refusal:
         return sentence(refusal)
     return None

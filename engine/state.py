@@ -30,11 +30,8 @@ def evolve(obj: T, **changes: Any) -> T:
     ``dataclasses.replace``.
     """
     cls = obj.__class__
-    try:
-        index = _FIELDS[cls]
-    except KeyError:
-        index = _FIELDS[cls] = {name: i for i, name in enumerate(cls._fields)}  # type: ignore[attr-defined]
-    values = list(obj)  # type: ignore[call-overload]
+    index = _FIELDS.get(cls) or _fields(cls)
+    values = [*obj]  # type: ignore[misc]
     try:
         for name, value in changes.items():
             values[index[name]] = value
@@ -46,13 +43,18 @@ def evolve(obj: T, **changes: Any) -> T:
 def evolve1(obj: T, name: str, value: Any) -> T:
     """`evolve` with one field changed, for the changes made after every event (no keyword arguments to pack)."""
     cls = obj.__class__
+    values = [*obj]  # type: ignore[misc]
     try:
-        i = _FIELDS[cls][name]
+        values[(_FIELDS.get(cls) or _fields(cls))[name]] = value
     except KeyError:
-        return evolve(obj, **{name: value})  # the first change of this class, or an unknown field (ValueError)
-    values = list(obj)  # type: ignore[call-overload]
-    values[i] = value
+        raise ValueError(f"{cls.__name__} has no field {name!r}") from None
     return _new(cls, values)  # type: ignore[no-any-return]
+
+
+def _fields(cls: type) -> dict[str, int]:
+    """Each field's position in a named tuple class, kept for `evolve`."""
+    index = _FIELDS[cls] = {name: i for i, name in enumerate(cls._fields)}  # type: ignore[attr-defined]
+    return index
 
 
 #: The stages of the base game in words (a game's modules add theirs: `stage_name`).

@@ -13,9 +13,12 @@ from typing import Any
 from engine import errors as E
 from engine.cards import Board, Profile
 from engine.host import Rules
-from engine.state import Club, State, evolve1
+from engine.state import Club, State
 
 Announcement = dict[str, Any]
+_CLUBS = State._fields.index("clubs")
+_MODULES = State._fields.index("modules")
+_new = tuple.__new__
 
 
 class Tx:
@@ -50,11 +53,16 @@ class Tx:
     def put(self, club: Club) -> Club:
         """Store a changed club in the state and return it."""
         seat = club.seat
-        clubs = self.state.clubs
-        for i, c in enumerate(clubs):
+        state = self.state
+        clubs = state.clubs
+        i = 0
+        for c in clubs:
             if c.seat == seat:
-                self.state = evolve1(self.state, "clubs", clubs[:i] + (club,) + clubs[i + 1:])
+                values = [*state]
+                values[_CLUBS] = (*clubs[:i], club, *clubs[i + 1:])
+                self.state = _new(State, values)
                 return club
+            i += 1
         return club  # no club at that seat: nothing to store
 
     def update(self, seat: int, fn: Callable[[Club], Club]) -> Club:
@@ -67,7 +75,10 @@ class Tx:
 
     def put_slice(self, module: str, value: Any) -> None:
         """Store a module's changed slice."""
-        self.state = evolve1(self.state, "modules", tuple((k, value if k == module else v) for k, v in self.state.modules))
+        state = self.state
+        values = [*state]
+        values[_MODULES] = tuple([(k, value if k == module else v) for k, v in state.modules])
+        self.state = _new(State, values)
 
     def board(self, seat: int | None = None) -> Board:
         """The board tables a seat plays with (None: the shared League table's), as the game's modules make them."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine import errors as E
 from engine.cards import STATS, PlayerCard, PlayerSide, Profile, StatStep
-from engine.state import Club, Held, Quad, RES_INDEX, State, evolve
+from engine.state import Club, Held, Quad, RES_INDEX, State, evolve, evolve1
 from engine.tx import Tx
 
 
@@ -55,7 +55,7 @@ def with_res(club: Club, resource: str, delta: int) -> Club:
     i = RES_INDEX[resource]
     res = list(club.res)
     res[i] = max(0, res[i] + delta)
-    return evolve(club, res=(res[0], res[1], res[2], res[3]))
+    return evolve1(club, "res", (res[0], res[1], res[2], res[3]))
 
 
 def quad_add(a: Quad, b: Quad, sign: int = 1) -> Quad:
@@ -85,7 +85,7 @@ def pay(club: Club, cost: Quad, what: str) -> Club:
         raise E.NotEnoughResources(
             E.NOT_ENOUGH.format(seat=club.seat, what=what, cost=describe_quad(cost), have=describe_quad(club.res))
         )
-    return evolve(club, res=quad_add(club.res, cost, -1))
+    return evolve1(club, "res", quad_add(club.res, cost, -1))
 
 
 def move_stat(tx: Tx, club: Club, stat: str, steps: int) -> Club:
@@ -172,9 +172,12 @@ def side_of(tx: Tx, held: Held, club: Club | None = None) -> PlayerSide:
 
 def replace_held(club: Club, held: Held) -> Club:
     """Store a changed footballer or Staff card on the club."""
-    if any(h.id == held.id for h in club.players):
-        return evolve(club, players=tuple(held if h.id == held.id else h for h in club.players))
-    return evolve(club, staff=tuple(held if h.id == held.id else h for h in club.staff))
+    card_id = held.id
+    players = club.players
+    for h in players:
+        if h.id == card_id:
+            return evolve1(club, "players", tuple([held if h.id == card_id else h for h in players]))
+    return evolve1(club, "staff", tuple([held if h.id == card_id else h for h in club.staff]))
 
 
 def owner_of(state: State, card_id: str) -> Club | None:

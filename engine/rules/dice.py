@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine import errors as E
 from engine.rules.context import event_targets, field, set_mod, with_res
-from engine.state import Club, Pending, evolve
+from engine.state import Club, Pending, evolve, evolve1
 from engine.tx import Tx
 
 
@@ -60,16 +60,17 @@ def _value(tx: Tx, die: str) -> int:
 
 def _hold_or_resolve(tx: Tx, pending: Pending, value: int) -> None:
     seat = pending.seat
-    rest = tuple(p for p in tx.state.pending if p is not pending)
+    awaited = tx.state.pending
+    rest = tuple([p for p in awaited if p is not pending])
     if seat is not None and pending.rerollable and _can_reroll(tx.club(seat), pending.purpose):
+        index = awaited.index(pending)
         held = evolve(pending, need="keep_or_reroll", value=value)
-        index = tx.state.pending.index(pending)
-        tx.state = evolve(tx.state, pending=rest[:index] + (held,) + rest[index:])
+        tx.state = evolve1(tx.state, "pending", (*rest[:index], held, *rest[index:]))
         if not tx.quiet:
             price = "use a free reroll" if _free_reroll(tx.club(seat), pending.purpose) else "spend 1 Fanbase"
             tx.say("roll", seat, f"Seat {seat} rolled {value} on the {pending.die}: keep it, or {price} to reroll.", die=pending.die, value=value, purpose=pending.purpose, held=True)
         return
-    tx.state = evolve(tx.state, pending=rest)
+    tx.state = evolve1(tx.state, "pending", rest)
     who = f"Seat {seat}" if seat is not None else "The table"
     if not tx.quiet:
         tx.say("roll", seat, f"{who} rolled {value} on the {pending.die}.", die=pending.die, value=value, purpose=pending.purpose, held=False, team=pending.team or None)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine import errors as E
 from engine.rules.abilities import open_windows
 from engine.rules.context import field, replace_held, seat_of, turn_order, with_res
-from engine.state import Club, Pending, evolve
+from engine.state import ZERO, Club, Held, Pending, evolve, evolve1
 from engine.tx import Tx
 
 
@@ -20,11 +20,9 @@ def begin_end_of_round(tx: Tx) -> None:
 def close_round(tx: Tx) -> None:
     """Steps 1–2 (and 3 and 5 unless the game ends): discard resources on cards, unexhaust, reset the Score
     markers; then each club pays Maintenance and keeps at most one of each resource but €."""
-    clubs = []
-    for c in tx.state.clubs:
-        clean = lambda hs: tuple(evolve(h, exhausted=False, assigned=(0, 0, 0, 0), strength_temp=0) for h in hs)  # noqa: E731
-        clubs.append(evolve(c, players=clean(c.players), staff=clean(c.staff), exhausted=(), goals=0, conceded=0, used=()))
-    tx.state = evolve(tx.state, clubs=tuple(clubs))
+    clubs = tuple([evolve(c, players=_clean(c.players), staff=_clean(c.staff), exhausted=(), goals=0, conceded=0, used=())
+                   for c in tx.state.clubs])
+    tx.state = evolve1(tx.state, "clubs", clubs)
     if not tx.quiet:
         tx.say("end_of_round", None, f"End of week {tx.state.week}: cards unexhausted, Score markers back to 0.", week=tx.state.week)
     tx.rules.end_of_round(tx)  # type: ignore[attr-defined]
@@ -46,6 +44,12 @@ def close_round(tx: Tx) -> None:
         if not tx.quiet:
             tx.say("maintenance", club.seat, text + ".", due=due, paid=paid, missing=due - paid)
     tx.state = evolve(tx.state, pending=tuple(pending))
+
+
+def _clean(held: tuple[Held, ...]) -> tuple[Held, ...]:
+    """Cards unexhausted, the resources on them discarded, their temporary Strength gone."""
+    return tuple([h if not h.exhausted and not h.strength_temp and h.assigned == ZERO
+                  else evolve(h, exhausted=False, assigned=ZERO, strength_temp=0) for h in held])
 
 
 def end_end_of_round(tx: Tx) -> None:

@@ -15,16 +15,13 @@ from engine.state import Club, Pending, State, evolve
 from engine.tx import Tx
 
 
-def _round_mods(club: Club) -> Club:
-    return evolve(club, mods=tuple(m for m in club.mods if not m[0].endswith(":round")))
-
-
 def begin_monday(tx: Tx) -> None:
     """Monday of a week: reset the week's markers, Production for every club, then the Board meetings."""
     week = tx.state.week
     clubs = tuple(
         evolve(
-            _round_mods(c),
+            c,
+            mods=tuple([m for m in c.mods if not m[0].endswith(":round")]) if c.mods else (),
             acted=False,
             free_used=0,
             board_card=None,
