@@ -42,11 +42,12 @@ def next_stage(tx: Tx) -> tuple[str, int] | None:
 def advance(tx: Tx) -> None:
     """Move on as far as the game can go by itself: the next turn, the end of a phase and the beginning of the next."""
     rules = tx.rules
+    busy, phases = rules.busy, rules.phases  # type: ignore[attr-defined]
     for _ in range(MAX_MOVES):
         state = tx.state
-        if state.pending or rules.busy(state):  # type: ignore[attr-defined]
+        if state.pending or busy(state):
             return
-        phase = rules.phases.get(state.stage)
+        phase = phases.get(state.stage)
         if phase is None:
             return
         if phase.step is not None and phase.step(tx):

@@ -5,7 +5,6 @@ card, the result, the Stands' €, experience, and the Match consequence roll.""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any, Final, NamedTuple, Sequence
 
 from engine import errors as E
@@ -45,9 +44,9 @@ def zone_goals(attackers: Sequence[int], defenders: Sequence[int]) -> int:
     return goals
 
 
-@dataclass(frozen=True, slots=True)
-class ZoneResult:
-    """One of the nine zone pairs: who stood there and how many goals each side scored."""
+class ZoneResult(NamedTuple):
+    """One of the nine zone pairs: who stood there and how many goals each side scored (a named tuple: nine are
+    made for every match, and a tuple is built several times faster than a frozen dataclass)."""
 
     zone: str  # the club's zone
     facing: str  # the Opponent card's zone it faces
