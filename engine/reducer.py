@@ -58,7 +58,8 @@ def _applied(profile: Profile, state: State, event: Mapping[str, Any], quiet: bo
     tx = Tx(profile, rules, state, event, quiet)
     spec.handler(tx)
     advance(tx)
-    tx.state = evolve1(tx.state, "events", state.events + 1)
+    if tx.state.events != tx.count:  # not counted yet by a change of this event
+        tx.state = evolve1(tx.state, "events", tx.count)
     return tx
 
 

@@ -18,6 +18,7 @@ from engine.state import Club, State
 Announcement = dict[str, Any]
 _CLUBS = State._fields.index("clubs")
 _MODULES = State._fields.index("modules")
+_EVENTS = State._fields.index("events")
 _new = tuple.__new__
 
 
@@ -28,7 +29,7 @@ class Tx:
     sentences nobody reads.
     """
 
-    __slots__ = ("profile", "rules", "state", "anns", "event", "quiet")
+    __slots__ = ("profile", "rules", "state", "anns", "event", "quiet", "count")
 
     def __init__(self, profile: Profile, rules: Rules, state: State, event: Mapping[str, Any], quiet: bool = False) -> None:
         self.profile = profile
@@ -37,6 +38,9 @@ class Tx:
         self.anns: list[Announcement] = []
         self.event = event
         self.quiet = quiet
+        #: the state's event count once this event is applied: each copy of the state made here takes it at once,
+        #: so the reducer rarely copies the state again only to count the event (no rule reads the count meanwhile)
+        self.count = state.events + 1
 
     def say(self, kind: str, seat: int | None, text: str, **fields: Any) -> None:
         """Add an announcement (structured fields plus one plain sentence)."""
@@ -60,6 +64,7 @@ class Tx:
             if c.seat == seat:
                 values = [*state]
                 values[_CLUBS] = (*clubs[:i], club, *clubs[i + 1:])
+                values[_EVENTS] = self.count
                 self.state = _new(State, values)
                 return club
             i += 1
@@ -78,6 +83,7 @@ class Tx:
         state = self.state
         values = [*state]
         values[_MODULES] = tuple([(k, value if k == module else v) for k, v in state.modules])
+        values[_EVENTS] = self.count
         self.state = _new(State, values)
 
     def board(self, seat: int | None = None) -> Board:

@@ -15,13 +15,21 @@ from engine.state import Club, Pending, State, evolve
 from engine.tx import Tx
 
 
+def _lasting(mods: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+    """The running modifiers that outlast the round (the same tuple when none ends: what is kept for the club's
+    cards stays valid)."""
+    if all(not name.endswith(":round") for name, _ in mods):
+        return mods
+    return tuple([m for m in mods if not m[0].endswith(":round")])
+
+
 def begin_monday(tx: Tx) -> None:
     """Monday of a week: reset the week's markers, Production for every club, then the Board meetings."""
     week = tx.state.week
     clubs = tuple(
         evolve(
             c,
-            mods=tuple([m for m in c.mods if not m[0].endswith(":round")]) if c.mods else (),
+            mods=_lasting(c.mods),
             acted=False,
             free_used=0,
             board_card=None,
