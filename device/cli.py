@@ -250,6 +250,16 @@ def starting() -> Iterator[None]:
             gc.enable()
 
 
+def serving(args: argparse.Namespace, config: Any) -> dict[str, Any]:
+    """Where the table serves its page and keeps its games: the command line's choices over the table file's."""
+    return {
+        "sim": is_sim(args, config),
+        "host": args.host or config.host,
+        "port": args.port or config.port,
+        "db_path": args.db or (Path(os.environ[DB_ENV]) if os.environ.get(DB_ENV) else config.database),
+    }
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     """Run the table until stopped."""
     with starting():
@@ -258,13 +268,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         run_table = _late("run", "the table", "device.serve", "run_table")
         if run_table is None:
             return 1
-        return int(run_table(
-            config,
-            sim=is_sim(args, config),
-            host=args.host or config.host,
-            port=args.port or config.port,
-            db_path=args.db or (Path(os.environ[DB_ENV]) if os.environ.get(DB_ENV) else config.database),
-        ))
+        return int(run_table(config, **serving(args, config)))
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -280,10 +284,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         try:
             return int(run_demo(
                 config,
-                sim=is_sim(args, config),
-                host=args.host or config.host,
-                port=args.port or config.port,
-                db_path=args.db or (Path(os.environ[DB_ENV]) if os.environ.get(DB_ENV) else config.database),
+                **serving(args, config),
                 scenario=args.scenario,
                 loops=args.loops,
                 **timing,
