@@ -22,7 +22,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from .test_browser import Visits, browser, screen_src_settled, shoot  # noqa: F401  (browser is a fixture)
+from .test_browser import Visits, browser, screen_version_shown, shoot  # noqa: F401  (browser is a fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -114,11 +114,11 @@ def test_a_newcomer_plays_monday_and_a_tuesday_step_on_touchline_run_sim(browser
     boards = [c["id"] for c in httpx.get(running.url + "/api/deck", params={"kind": "board_meeting"}).json()]
     for seat, card in ((1, boards[0]), (2, boards[1])):
         box = page.locator(f'.simseat[data-seat="{seat}"]')
-        before = screen_src_settled(page, seat)
+        before = screen_version_shown(page, seat)
         box.locator("input.cardpick").first.fill(card)
         box.locator("button.place").first.click()
         running.wait_for(f"seat {seat}'s Board meeting card", lambda s: _club(s, seat)["board_card"] == card)
-        expect(box.locator("img[data-screen]").first).not_to_have_attribute("src", before)
+        screen_version_shown(page, seat, newer_than=before)
         for _ in range(30):  # a tie between the Directors is rolled again
             state = running.state()
             wait = next((w for w in state["game"]["awaiting"] if w["seat"] == seat), None)
