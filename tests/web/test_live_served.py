@@ -1,0 +1,74 @@
+"""The live stream as ``touchline run`` serves it, where the page's connection is handed over to the broadcast: each
+page gets its own viewer's snapshots, so a seat's secrets reach its own page and no other."""
+
+from __future__ import annotations
+
+import json
+import socket
+from typing import Any
+
+import httpx
+
+from .conftest import PIN, TWO_CLUBS, Served, served, unlock  # noqa: F401  (served is a fixture)
+
+
+class Stream:
+    """One page's /api/live over a plain socket, read as the browser reads it."""
+
+    def __init__(self, port: int, query: str = "", cookie: str = "") -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        head = f"GET /api/live{'?' + query if query else ''} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        if cookie:
+            head += f"Cookie: {cookie}\r\n"
+        self.sock.sendall((head + "\r\n").encode())
+        self.buffer = b""
+
+    def snapshot(self, newer_than: int = -1) -> dict[str, Any]:
+        """The next snapshot in the stream whose version is above ``newer_than``."""
+        while True:
+            while b"\ndata: " not in self.buffer or b"\n\n" not in self.buffer.split(b"\ndata: ", 1)[1]:
+                chunk = self.sock.recv(1 << 16)
+                assert chunk, "the stream ended"
+                self.buffer += chunk
+            _, rest = self.buffer.split(b"\ndata: ", 1)
+            data, self.buffer = rest.split(b"\n\n", 1)
+            line = data.split(b"\r\n", 1)[0]  # a chunk's size line may follow the event
+            snapshot = json.loads(line)
+            if int(snapshot.get("version", 0)) > newer_than:
+                return snapshot
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def _objectives(snapshot: dict[str, Any]) -> dict[int, Any]:
+    return {c["seat"]: c.get("objective") for c in snapshot["game"]["clubs"]}
+
+
+def test_a_seats_live_page_gets_its_objective_and_the_public_and_the_other_seat_never_do(served: Served) -> None:
+    base = served.url
+    with httpx.Client(base_url=base, timeout=10) as owner, httpx.Client(base_url=base, timeout=10) as phone:
+        csrf = unlock(owner)
+        assert owner.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf).status_code == 200
+        assert phone.post("/api/seat/1/unlock", json={"pin": PIN}).status_code == 200
+        cookie = "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
+        state = served.table.session.state
+        held = {c.seat: c.objective for c in state.clubs}
+        assert held[1] and held[2]
+        public, own = Stream(served.port), Stream(served.port, "seat=1", cookie)
+        try:
+            first_public, first_own = public.snapshot(), own.snapshot()
+            # A change goes out to both pages through the handed-over connections.
+            assert owner.post("/api/sim/place", json={"pad": "seat1.tap", "card": "bm_01"},
+                              headers=csrf).status_code == 200
+            later_public = public.snapshot(first_public["version"])
+            later_own = own.snapshot(first_own["version"])
+        finally:
+            public.close()
+            own.close()
+    for snapshot in (first_public, later_public):
+        assert _objectives(snapshot) == {1: None, 2: None}
+        assert held[1] not in json.dumps(snapshot) and held[2] not in json.dumps(snapshot)
+    for snapshot in (first_own, later_own):
+        assert _objectives(snapshot)[1] is not None and _objectives(snapshot)[2] is None
+        assert held[2] not in json.dumps(snapshot)
