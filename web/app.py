@@ -82,7 +82,7 @@ def create_app(table: Table, *, sessions: SessionStore | None = None, owner_code
     app.state.guard = Guard(lambda: table.pin, sessions=sessions, owner_codes=owner_codes,
                             game=lambda: getattr(table, "game_id", None))
     app.state.seat_claims = seat_claims or getattr(table, "seat_claims", None) or SeatClaims()
-    app.state.live = Broadcast(table.snapshot, lambda: table.version)
+    app.state.live = Broadcast(table.snapshot, lambda: table.version, game=lambda: getattr(table, "game_id", None))
     table.watch(app.state.live.changed)
     app.state.loop = None
     app.add_exception_handler(RequestValidationError, _invalid)

@@ -69,9 +69,13 @@ class Broadcast:
     connection.
     """
 
-    def __init__(self, build: Callable[[Viewer], Mapping[str, Any]], version: Callable[[], int]) -> None:
+    def __init__(self, build: Callable[[Viewer], Mapping[str, Any]], version: Callable[[], int],
+                 game: Callable[[], Any] = lambda: None) -> None:
         self._build = build
         self._version = version
+        self._game = game
+        self._game_now = game()
+        """The game the open seats' pages were opened in: a seat's page holds its seat in that game only."""
         self._encoded: dict[Viewer, Encoded] = {}
         self._open: set[Subscription] = set()
         self._pages: dict[Viewer, set[Page]] = {}
@@ -90,6 +94,7 @@ class Broadcast:
     def encoded(self, viewer: Viewer) -> Encoded:
         """The viewer's snapshot as JSON and as a live-stream event, and the version it shows; built at most once
         per change."""
+        self._new_game_ends_seats()
         version = self._version()
         cached = self._encoded.get(viewer)
         if cached is not None and cached.version == version:
@@ -101,9 +106,25 @@ class Broadcast:
         self._encoded[viewer] = built
         return built
 
+    def _new_game_ends_seats(self) -> None:
+        """When another game began, end every seat's page opened in the last one before it is sent anything of the
+        new game (the page asks again, and its seat session, held in the last game, opens nothing now)."""
+        game = self._game()
+        if game == self._game_now:
+            return
+        self._game_now = game
+        for viewer, pages in self._pages.items():
+            if isinstance(viewer, int):
+                for page in pages:
+                    page.end()
+        for subscription in self._open:
+            if isinstance(subscription._viewer, int):
+                subscription.end()
+
     def changed(self) -> None:
         """Send the new snapshot to every page (on the loop that serves them): written at once to the pages whose
         connection was handed over, the others woken to take the newest bytes."""
+        self._new_game_ends_seats()
         for viewer, pages in self._pages.items():
             if not pages:
                 continue
@@ -210,6 +231,8 @@ class Subscription:
     async def __anext__(self) -> bytes:
         while not (self._ended or self._broadcast._closed):
             current = self._broadcast.encoded(self._viewer)
+            if self._ended:  # a new game ended this seat's page just now
+                break
             if current.version != self._shown:
                 self._shown = current.version
                 return current.event

@@ -72,3 +72,28 @@ def test_a_seats_live_page_gets_its_objective_and_the_public_and_the_other_seat_
     for snapshot in (first_own, later_own):
         assert _objectives(snapshot)[1] is not None and _objectives(snapshot)[2] is None
         assert held[2] not in json.dumps(snapshot)
+
+
+def test_a_seats_live_page_left_open_ends_with_a_new_game_and_never_shows_the_next_games_secrets(
+        served: Served) -> None:
+    base = served.url
+    with httpx.Client(base_url=base, timeout=10) as owner, httpx.Client(base_url=base, timeout=10) as phone:
+        csrf = unlock(owner)
+        assert owner.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf).status_code == 200
+        assert phone.post("/api/seat/1/unlock", json={"pin": PIN}).status_code == 200
+        cookie = "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
+        own = Stream(served.port, "seat=1", cookie)
+        try:
+            first = own.snapshot()
+            assert _objectives(first)[1] is not None
+            # The next group sits down: a new game, whose seat 1 is somebody else.
+            assert owner.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf).status_code == 200
+            nxt = served.table.session.state.club(1).objective
+            try:
+                later = own.snapshot(first["version"])
+            except (AssertionError, OSError):
+                later = None  # the stream ended: the page asks again, and its old grant opens nothing
+        finally:
+            own.close()
+        assert later is None or nxt not in json.dumps(later), "the last game's phone was shown the new seat 1's Objective"
+        assert phone.get("/api/state", params={"seat": 1}).status_code == 403
