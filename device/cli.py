@@ -250,9 +250,12 @@ def starting() -> Iterator[None]:
             gc.enable()
 
 
-def serving(args: argparse.Namespace, config: Any) -> dict[str, Any]:
-    """Where the table serves its page and keeps its games: the command line's choices over the table file's."""
-    return {
+def table_to_serve(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
+    """The table file's table, and where it serves its page and keeps its games: the command line's choices over
+    the table file's."""
+    keep_profiles()
+    config = resolve_table(args.table, sim=args.sim)
+    return config, {
         "sim": is_sim(args, config),
         "host": args.host or config.host,
         "port": args.port or config.port,
@@ -263,19 +266,17 @@ def serving(args: argparse.Namespace, config: Any) -> dict[str, Any]:
 def cmd_run(args: argparse.Namespace) -> int:
     """Run the table until stopped."""
     with starting():
-        keep_profiles()
-        config = resolve_table(args.table, sim=args.sim)
+        config, where = table_to_serve(args)
         run_table = _late("run", "the table", "device.serve", "run_table")
         if run_table is None:
             return 1
-        return int(run_table(config, **serving(args, config)))
+        return int(run_table(config, **where))
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Run the table with a recorded game playing by itself until a person touches it."""
     with starting():
-        keep_profiles()
-        config = resolve_table(args.table, sim=args.sim)
+        config, where = table_to_serve(args)
         run_demo = _late("demo", "the demo", "device.demo", "run_demo")
         if run_demo is None:
             return 1
@@ -284,7 +285,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         try:
             return int(run_demo(
                 config,
-                **serving(args, config),
+                **where,
                 scenario=args.scenario,
                 loops=args.loops,
                 **timing,

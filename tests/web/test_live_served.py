@@ -45,13 +45,18 @@ def _objectives(snapshot: dict[str, Any]) -> dict[int, Any]:
     return {c["seat"]: c.get("objective") for c in snapshot["game"]["clubs"]}
 
 
+def game_with_seat_1_on_a_phone(owner: httpx.Client, phone: httpx.Client) -> tuple[dict[str, str], str]:
+    """The owner starts a two-club game and a phone opens seat 1's page with the PIN; the owner's CSRF header and
+    the phone's cookies."""
+    csrf = unlock(owner)
+    assert owner.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf).status_code == 200
+    assert phone.post("/api/seat/1/unlock", json={"pin": PIN}).status_code == 200
+    return csrf, "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
+
+
 def test_a_seats_live_page_gets_its_objective_and_the_public_and_the_other_seat_never_do(served: Served) -> None:
-    base = served.url
-    with httpx.Client(base_url=base, timeout=10) as owner, httpx.Client(base_url=base, timeout=10) as phone:
-        csrf = unlock(owner)
-        assert owner.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf).status_code == 200
-        assert phone.post("/api/seat/1/unlock", json={"pin": PIN}).status_code == 200
-        cookie = "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
+    with httpx.Client(base_url=served.url, timeout=10) as owner, httpx.Client(base_url=served.url, timeout=10) as phone:
+        csrf, cookie = game_with_seat_1_on_a_phone(owner, phone)
         state = served.table.session.state
         held = {c.seat: c.objective for c in state.clubs}
         assert held[1] and held[2]
@@ -76,12 +81,8 @@ def test_a_seats_live_page_gets_its_objective_and_the_public_and_the_other_seat_
 
 def test_a_seats_live_page_left_open_ends_with_a_new_game_and_never_shows_the_next_games_secrets(
         served: Served) -> None:
-    base = served.url
-    with httpx.Client(base_url=base, timeout=10) as owner, httpx.Client(base_url=base, timeout=10) as phone:
-        csrf = unlock(owner)
-        assert owner.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf).status_code == 200
-        assert phone.post("/api/seat/1/unlock", json={"pin": PIN}).status_code == 200
-        cookie = "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
+    with httpx.Client(base_url=served.url, timeout=10) as owner, httpx.Client(base_url=served.url, timeout=10) as phone:
+        csrf, cookie = game_with_seat_1_on_a_phone(owner, phone)
         own = Stream(served.port, "seat=1", cookie)
         try:
             first = own.snapshot()
