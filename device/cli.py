@@ -66,12 +66,28 @@ class _JournalFormatter(logging.Formatter):
         return f"<{priority}>{record.name}: {super().format(record)}"
 
 
+class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever ``sys.stderr`` is when a record comes, as logging's own last resort does, so a run whose
+    stderr is replaced (a test harness, a daemon closing its terminal) never writes to a closed stream."""
+
+    def __init__(self) -> None:
+        super().__init__(sys.stderr)
+
+    @property  # type: ignore[override]
+    def stream(self):  # noqa: ANN201 - logging's own attribute
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: object) -> None:  # the stream is always the current stderr
+        pass
+
+
 def setup_logging(level: str = "INFO") -> None:
     """Log to stderr: in the journal's format under systemd, with times on a terminal."""
     from device.log_repeats import CollapsingHandler
 
     # A flood of one message (a stranger's refused connections) is written once, then once with its count.
-    handler = CollapsingHandler(logging.StreamHandler(sys.stderr))
+    handler = CollapsingHandler(_Stderr())
     if os.environ.get("JOURNAL_STREAM") or os.environ.get("INVOCATION_ID"):
         handler.setFormatter(_JournalFormatter("%(message)s"))
     else:

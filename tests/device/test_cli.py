@@ -174,6 +174,24 @@ def test_under_systemd_log_lines_carry_the_journal_priority(monkeypatch: pytest.
     assert capsys.readouterr().err == "<4>device.running: reader 2 went offline\n"
 
 
+def test_the_log_follows_stderr_when_it_is_replaced_and_never_writes_to_a_closed_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    monkeypatch.delenv("JOURNAL_STREAM", raising=False)
+    monkeypatch.delenv("INVOCATION_ID", raising=False)
+    first = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", first)
+    cli.setup_logging("INFO")
+    logging.getLogger("device.store").info("new game log one")
+    first.close()  # the terminal (or a harness's capture) the table was started with is gone
+    second = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", second)
+    logging.getLogger("device.store").info("new game log two")
+    assert second.getvalue().endswith("INFO device.store: new game log two\n")
+    assert "Logging error" not in second.getvalue()
+
+
 @pytest.mark.parametrize("name", ["sim", "four-seats-spi", "four-seats-hub"])
 def test_hw_check_in_simulation_finds_every_device_of_the_table(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     from device.table_file import TABLES_DIR, load_table

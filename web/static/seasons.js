@@ -89,8 +89,8 @@ function exports(season) {
 async function change(path, body, done) {
   const r = await post(path, body);
   if (!r.ok) { say($("season-msg"), r.message, false); return null; }
-  say($("season-msg"), done, true);
   await load(r.data?.id ?? shown?.id);
+  say($("season-msg"), done, true);  // once the season is drawn again, so the next click lands on what is shown
   return r;
 }
 
@@ -123,9 +123,10 @@ async function drawOwner() {
       event.preventDefault();
       const r = await post("/api/seasons", {name: name.value});
       if (!r.ok) { say($("season-msg"), r.message, false); return; }
-      say($("season-msg"), `Season ${r.data.name} made: add its games above.`, true);
+      name.value = "";
       history.replaceState(null, "", `/seasons?season=${r.data.id}`);
       await load(r.data.id);
+      say($("season-msg"), `Season ${r.data.name} made: add its games above.`, true);
     }}, h("label", {}, "Name ", name), h("button", {type: "submit", class: "primary"}, "Make the season")));
   if (shown) {
     parts.push(h("p", {class: "row"}, h("button", {type: "button", class: "quiet", id: "delete-season", onclick: (event) => {
@@ -135,7 +136,12 @@ async function drawOwner() {
         .then(() => { history.replaceState(null, "", "/seasons"); });
     }}, "Forget this season")));
   }
+  // A name typed while the owner's part was drawn again (after a change, or a game ending) is kept, with its focus.
+  const typed = $("new-season-name");
+  if (typed) { name.value = typed.value; }
+  const focused = typed !== null && document.activeElement === typed;
   fill(box, parts);
+  if (focused) { name.focus(); }
 }
 
 // A game that ends while the page is open brings its final scoring into the standings (and one whose end is undone
