@@ -1,7 +1,7 @@
 """What the table's input interpreter needs to know about the game, read from the engine's state.
 
 :class:`device.inputs.Interpreter` decides what a tap or a press means; it asks this view which cards a club
-holds, what a card costs, which contracts it may take and which cards an effect asks it to choose.  Every answer
+holds, what a card costs, which uses the engine takes for a card and which cards an effect asks it to choose.  Every answer
 is read from the engine's state and the loaded profile, or asked of the engine (`engine.uses`, `engine.why_not`):
 nothing here decides a rule.
 """
@@ -14,6 +14,7 @@ from typing import Any
 import engine
 from device.inputs import Pick
 from engine.errors import EngineError
+from engine.uses import Use
 from engine.uses import use as engine_use
 
 _PICK_WORDS = {"chosen_player": "footballer", "chosen_youngster": "Youngster", "chosen_staff": "Staff card",
@@ -63,11 +64,10 @@ class GameView:
         engine refuses the use now."""
         return tuple(Pick(_PICK_WORDS.get(c.what, "card"), c.cards) for c in engine_use(self.profile, self.state, event).choices)
 
-    def contracts(self, seat: int, card: str) -> tuple[str, ...]:
-        """The Sponsor contract kinds the seat's club may take with this card now, as the engine says (its own
-        board's slots, as the game's modules make them)."""
-        return tuple(str(u.event["contract"]) for u in engine.card_uses(self.profile, self.state, seat, card)
-                     if u.event["type"] == "sponsor" and u.why_not is None)
+    def uses(self, seat: int, card: str) -> tuple[Use, ...]:
+        """Each use the card offers the seat's club now, as the engine tries it (its action, a hire, a sale, each
+        Sponsor contract on the club's own board, an auction when the game plays Transferring Players)."""
+        return tuple(engine.card_uses(self.profile, self.state, seat, card))
 
     def why_not(self, event: Mapping[str, Any]) -> str | None:
         """The engine's sentence for why it would refuse ``event`` now, or None when it would take it."""

@@ -32,8 +32,14 @@ PRESS_STEPS_HOLD_SIGNS = "Press: next kind · Hold: sign"
 PRESS_STEPS_HOLD_ROLLS = "Press: next Stat · Hold: choose"
 PRESS_STEPS_HOLD_TELLS = "Press: next · Hold: confirm"
 PRESS_STEPS_HOLD_CHOOSES = "Press: next · Hold: choose"
-SALE_WORDS = {"sell": "Sell to the supply", "auction": "Auction", "cancel": "Cancel"}
-"""How a footballer may go when the game plays Transferring Players, in the order the button steps them."""
+WAY_WORDS = {"sell": "Sell to the supply", "auction": "Auction", "use_card": "Use it", "hire_player": "Hire",
+             "hire_youngster": "Hire", "hire_staff": "Hire", "cancel": "Cancel"}
+"""The uses of one card the button steps through when the engine takes several now (a footballer sold to the supply
+or by auction when the game plays Transferring Players)."""
+USE_VERBS = {"sell": "Sell", "use_card": "Use", "auction": "Auction"}
+"""The question a seat's screen asks before a use is sent (hires: "Hire X for €3?")."""
+CANCEL: Mapping[str, Any] = {"type": "cancel"}
+"""The last of several ways the button steps through: none of them."""
 PRESS_TO_REROLL = "Press again to reroll (1 Fanbase)"
 WAITING_FOR = "Waiting for {who}"
 LINEUP_ON_PAGE = "Set your lineup on the page"
@@ -151,6 +157,16 @@ class Outcome:
     """The messages are the engine's refusal of what the input meant (nothing was sent to it)."""
 
 
+class CardUse(Protocol):
+    """One use of a card as the engine tried it: the event, and the engine's sentence when it refuses it now."""
+
+    @property
+    def event(self) -> Mapping[str, Any]: ...
+
+    @property
+    def why_not(self) -> str | None: ...
+
+
 class Game(Protocol):
     """What the interpreter needs to know about the game right now (the runtime wraps engine state)."""
 
@@ -176,8 +192,10 @@ class Game(Protocol):
     def opponent(self, seat: int) -> str | None:
         """The Opponent card the club at ``seat`` plays this week."""
 
-    def contracts(self, seat: int, card: str) -> tuple[str, ...]:
-        """The Sponsor contract kinds the club at ``seat`` may take with this card now."""
+    def uses(self, seat: int, card: str) -> Sequence[CardUse]:
+        """Each use the card offers the club at ``seat`` now, as the engine tries it (`engine.card_uses`): its action
+        or ability, a hire, a sale, each Sponsor contract, and what the game's modules add (an auction); in the
+        engine's order, each with its refusal or None."""
 
     def picks(self, event: Mapping[str, Any]) -> Sequence[Pick]:
         """The cards the club chooses for the effects of a card's use, in order, as the engine says (none when it
@@ -195,21 +213,6 @@ class Game(Protocol):
 
 # --- pending choices between two inputs ----------------------------------------------------------------------------
 
-#: The event a card tapped on the seat whose turn it is proposes, by card kind and whether the club has it.
-PROPOSALS: Mapping[tuple[str, bool], str] = {
-    ("player", False): "hire_player",
-    ("youngster", False): "hire_youngster",
-    ("veteran", False): "hire_player",
-    ("player", True): "sell",
-    ("youngster", True): "sell",
-    ("veteran", True): "sell",
-    ("staff", False): "hire_staff",
-    ("staff", True): "use_card",
-    ("director", True): "use_card",
-    ("director", False): "use_card",
-    ("sponsor", False): "sponsor",
-    ("sponsor", True): "use_card",
-}
 #: The event a card stands for when nothing the table waits for fits it: offered to the engine so that its refusal,
 #: in its words, names the card's own use ("Cannot play a Tactic card" only ever for a Tactic card).
 MEANINGS: Mapping[str, str] = {
@@ -242,9 +245,10 @@ the board forbids one, and a Stat at the top is not offered)."""
 class _Pending:
     """A choice started by a tap or press and finished by a press or hold (or cancelled by a lift)."""
 
-    kind: str  # "confirm", "contract", "potential", "suspensions", "collect", "objective", "pick", "formation", "sale"
+    kind: str  # "confirm", "contract", "potential", "suspensions", "collect", "objective", "pick", "formation", "ways"
     event: dict[str, Any]
-    options: tuple[str, ...] = ()
+    options: tuple[Any, ...] = ()
+    """What the button steps through (Stats, contracts, results, shapes; for "ways" the engine's events)."""
     index: int = 0
     pad: str | None = None
     prompt: str = ""
@@ -525,32 +529,33 @@ class Interpreter:
         return None
 
     def _propose(self, seat: int, pad: str, card: str, kind: str, game: Game) -> Outcome:
-        """A card tapped on the seat whose turn it is: hire, sell, use, or contract a sponsor."""
-        owned = game.owns(seat, card)
-        event_type = PROPOSALS.get((kind, owned))
-        name = game.name(card)
-        if event_type is None:
+        """A card tapped on the seat whose turn it is: the uses the engine takes for it now (a hire, a sale, an
+        action, a contract, an auction); one is confirmed by a press, several are stepped through by the button."""
+        if kind in MEANINGS:  # a card of no use on a turn: the engine says why in the card's own words
             return self._ask_engine(seat, self._meaning(seat, card, kind, game), game)
-        event = {"type": event_type, "seat": seat, "card": card}
-        if event_type == "sponsor":
-            options = game.contracts(seat, card) or ("megaphone",)
-            why = game.why_not({**event, "contract": options[0]})
-            if why is not None:  # e.g. it is not the seat's turn: said before any contract is stepped through
-                return self._refuse(seat, why, event)
-            pending = _Pending("contract", event, options=options, pad=pad, prompt=name)
-        elif event_type == "sell" and game.why_not({"type": "auction", "seat": seat, "card": card}) is None:
-            # Transferring Players: the footballer may also go by auction; the button steps the ways, a hold chooses
-            ways = tuple(w for w, e in (("sell", event), ("auction", {"type": "auction", "seat": seat, "card": card}))
-                         if w == "auction" or game.why_not(e) is None) + ("cancel",)
-            pending = _Pending("sale", event, options=ways, pad=pad, prompt=name)
+        uses = tuple(game.uses(seat, card))
+        name = game.name(card)
+        taken = [u.event for u in uses if u.why_not is None]
+        if not taken:
+            # Refused before the confirming press (an untrained footballer cannot be sold, a card the club cannot
+            # pay cannot be hired): the engine's reason for the use the card is for besides its action, if any.
+            refused = next((u for u in uses if u.event.get("type") != "use_card"), uses[0] if uses else None)
+            if refused is None:
+                return self._ask_engine(seat, self._meaning(seat, card, kind, game), game)
+            return self._refuse(seat, str(refused.why_not), refused.event)
+        contracts = tuple(str(e["contract"]) for e in taken if e.get("type") == "sponsor")
+        if contracts and len(contracts) == len(taken):
+            # a Sponsor: the button steps through the contracts the engine takes, a hold signs the one shown
+            bare = {k: v for k, v in taken[0].items() if k != "contract"}
+            pending = _Pending("contract", bare, options=contracts, pad=pad, prompt=name)
+        elif len(taken) > 1:
+            # several ways (sold to the supply or by auction): the button steps them, a hold chooses
+            pending = _Pending("ways", {"type": "ways", "seat": seat, "card": card}, options=(*taken, CANCEL),
+                               pad=pad, prompt=name)
         else:
-            why = game.why_not(event)
-            if why is not None:
-                # Refused before the confirming press: an untrained footballer cannot be sold, a card the club cannot
-                # pay cannot be hired; the engine says so now rather than after the seat confirmed.
-                return self._refuse(seat, why, event)
+            event = dict(taken[0])
             cost = game.cost(card)
-            verb = {"sell": "Sell", "use_card": "Use"}.get(event_type, "Hire")
+            verb = USE_VERBS.get(str(event["type"]), "Hire")
             cost_text = f" for €{cost}" if cost is not None and verb == "Hire" else ""
             pending = _Pending("confirm", event, pad=pad, prompt=f"{verb} {name}{cost_text}?")
         self._pending[seat] = pending
@@ -682,12 +687,11 @@ class Interpreter:
             return Outcome(events=({**pending.event, "result": pending.options[pending.index]},))
         if pending is not None and pending.kind == "formation":
             return Outcome(events=({**pending.event, "shape": pending.options[pending.index]},))
-        if pending is not None and pending.kind == "sale":
+        if pending is not None and pending.kind == "ways":
             way = pending.options[pending.index]
-            if way == "cancel":
+            if way == CANCEL:
                 return self._say(seat, CANCELLED, pending.prompt)
-            chosen = pending.event if way == "sell" else {**pending.event, "type": "auction"}
-            return self._confirmed(seat, _Pending("confirm", chosen, pad=pending.pad), game)
+            return self._confirmed(seat, _Pending("confirm", dict(way), pad=pending.pad), game)
         if pending is not None:
             return self._say(seat, CANCELLED, pending.prompt)
         entry = self._awaited(game, seat)
@@ -700,7 +704,11 @@ class Interpreter:
     @staticmethod
     def _meaning(seat: int, card: str, kind: str, game: Game) -> dict[str, Any]:
         """The event a card stands for when nothing awaited fits it (its kind's own use; an owned card's action)."""
-        event_type = MEANINGS.get(kind) or PROPOSALS.get((kind, game.owns(seat, card))) or "use_card"
+        event_type = MEANINGS.get(kind)
+        if event_type is None:  # the card's use besides its action (a hire, a sale, a contract), as the engine lists
+            uses = [u.event for u in game.uses(seat, card)]
+            return dict(next((e for e in uses if e.get("type") != "use_card"), {"type": "use_card", "seat": seat,
+                                                                                 "card": card}))
         if event_type == "kickoff":
             return {"type": event_type, "seat": seat}
         if event_type == "objective_result":
@@ -788,8 +796,9 @@ class Interpreter:
         choice = pending.options[pending.index]
         if pending.kind == "formation":
             return Message(FORMATION.format(shape=choice), (PRESS_STEPS_HOLD_DECLARES,))
-        if pending.kind == "sale":
-            return Message(f"{pending.prompt}: {SALE_WORDS.get(choice, choice)}", (PRESS_STEPS_HOLD_CHOOSES,))
+        if pending.kind == "ways":
+            way = "cancel" if choice == CANCEL else str(choice["type"])
+            return Message(f"{pending.prompt}: {WAY_WORDS.get(way, way)}", (PRESS_STEPS_HOLD_CHOOSES,))
         words = {"contract": CONTRACT_WORDS, "objective": RESULT_WORDS}.get(pending.kind, STAT_WORDS)
         hint = {"contract": PRESS_STEPS_HOLD_SIGNS, "objective": PRESS_STEPS_HOLD_TELLS}.get(pending.kind, PRESS_STEPS_HOLD_ROLLS)
         return Message(f"{pending.prompt}: {words.get(choice, choice)}", (hint,))

@@ -199,6 +199,8 @@ HOOKS: Final[Mapping[str, Hook]] = MappingProxyType({
     "awaiting": Hook("collect", "(state) -> [need]: what the module waits for outside its own phases"),
     "view": Hook("collect", "(profile, state, viewer) -> [(name, value)]: the module's part of a viewer's view "
                             "(secrets only for the viewers that may see them)"),
+    "card_uses": Hook("collect", "(state, seat, card, kind: str, owned: bool) -> [event]: more uses a card offers a "
+                                 "club beyond its action, hire, sale and contracts (a footballer's auction)"),
     "candidates": Hook("collect", "(profile, state, need) -> [event]: events worth trying for a need (legal events)"),
     "markers_placed": Hook("first", "(tx, club) -> True | None: check the jersey markers placed so far of the event's "
                                     "``players`` (raising the refusal) where the module takes them its own way (a "

@@ -68,7 +68,7 @@ def use(profile: Profile, state: State, event: Mapping[str, Any]) -> Use:
 def card_uses(profile: Profile, state: State, seat: int, card: str) -> list[Use]:
     """Each use the card offers the seat's club, tried now (see `Use.why_not` for those the rules refuse): its
     action or ability, and for a footballer of the club its sale; a card not the club's hired, a Sponsor signed as
-    each contract."""
+    each contract; then the uses the game's modules add (an auction)."""
     found = profile.cards.get(card)
     if found is None:
         return []
@@ -81,4 +81,5 @@ def card_uses(profile: Profile, state: State, seat: int, card: str) -> list[Use]
         events.append({"type": HIRES[found.kind], "seat": seat, "card": card})
     elif found.kind == "sponsor":
         events.extend({"type": "sponsor", "seat": seat, "card": card, "contract": c} for c in CONTRACTS)
+    events.extend(host.rules_for(state.game).card_uses(state, seat, card, found.kind, owned))
     return [use(profile, state, e) for e in events]

@@ -622,6 +622,11 @@ def _view(profile: Any, state: State, viewer: Any) -> list[tuple[str, Any]]:
                               "items": items or ["No auction or offer is open."]}})]
 
 
+def _card_uses(state: State, seat: int, card: str, kind: str, owned: bool) -> list[dict[str, Any]]:
+    """A footballer of the club may also be sold to another club, by an auction (003 l.23-27)."""
+    return [{"type": "auction", "seat": seat, "card": card}] if owned and kind in FOOTBALLERS else []
+
+
 def _candidates(profile: Any, state: State, need: Mapping[str, Any]) -> list[dict[str, Any]]:
     seat = need.get("seat")
     if need.get("need") == "bid":
@@ -650,7 +655,8 @@ TRANSFERS = host.register(host.Module(
         "decline_offer": host.EventSpec("seat: the footballer's club declines the offer made for him", _on_decline,
                                         seat_page=True),
     },
-    hooks={"sale_price": _sale_price, "busy": _busy, "awaiting": _awaiting, "view": _view, "candidates": _candidates},
+    hooks={"sale_price": _sale_price, "busy": _busy, "awaiting": _awaiting, "view": _view, "candidates": _candidates,
+           "card_uses": _card_uses},
     data=(host.DataFile(FILE, _read, required=False,
                         doc="the leaflet's numbers: Strength + 2 to the supply, the seller's 1 €, three offers "
                             "declined, the € a press bids over the highest"),),

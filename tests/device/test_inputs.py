@@ -12,6 +12,7 @@ from device import inputs as I
 from device.inputs import Hold, Interpreter, Lift, Press, Tap
 from device.screens import Message
 from drivers.dice import ScriptedDice
+from engine.uses import Use
 
 KINDS = {"obj_epic": "objective", "pl_01": "player", "yg_01": "youngster", "vet_01": "veteran", "st_01": "staff", "st_02": "staff",
          "sp_01": "sponsor", "bm_01": "board_meeting", "dir_01": "director", "dir_02": "director",
@@ -56,8 +57,29 @@ class Game:
     def opponent(self, seat: int) -> str | None:
         return self.opponents.get(seat)
 
-    def contracts(self, seat: int, card: str) -> tuple[str, ...]:
-        return self.sponsors
+    def uses(self, seat: int, card: str) -> list[Use]:
+        # what the engine lists (`engine.card_uses`): the card's action, then a hire, a sale or each contract, then
+        # an auction (refused unless the game plays Transferring Players); each tried with `why_not`
+        kind, owned = KINDS.get(card), self.owns(seat, card)
+        if kind is None:
+            return []
+        action = {"type": "use_card", "seat": seat, "card": card}
+        uses = [Use(action, self.why_not(action) if owned and kind in ("staff", "director") else "No action now.")]
+        footballer = kind in ("player", "youngster", "veteran")
+        more: list[dict[str, Any]] = []
+        if footballer and owned:
+            more = [{"type": "sell", "seat": seat, "card": card}, {"type": "auction", "seat": seat, "card": card}]
+        elif kind in ("player", "veteran", "youngster", "staff") and not owned:
+            more = [{"type": {"youngster": "hire_youngster", "staff": "hire_staff"}.get(kind, "hire_player"),
+                     "seat": seat, "card": card}]
+        elif kind == "sponsor":
+            more = [{"type": "sponsor", "seat": seat, "card": card, "contract": c} for c in ("megaphone", "adboard", "shirt")]
+        for event in more:
+            why = self.why_not(event)
+            if event["type"] == "sponsor" and event["contract"] not in self.sponsors:
+                why = "Your board has no room for that contract."
+            uses.append(Use(event, why))
+        return uses
 
     def picks(self, event: Mapping[str, Any]) -> tuple[I.Pick, ...]:
         # what the engine answers: each choice with the club's cards that fit it (here: its footballers)
@@ -165,6 +187,36 @@ def test_what_a_card_means_on_the_seat_whose_turn_it_is(clock: Clock, card: str,
     game = Game(TURN, held={2: {card} if owned else set()})
     interp.handle(tap(2, card), game)
     assert interp.handle(press(2), game).events == ({"type": event, "seat": 2, "card": card},)
+
+
+def test_a_footballer_the_engine_lets_go_two_ways_steps_them_with_the_button_and_a_hold_chooses(clock: Clock) -> None:
+    interp = make(clock)
+    game = Game(TURN, held={2: {"pl_01"}}, refuses={})  # Transferring Players: sold to the supply or by auction
+    assert interp.handle(tap(2, "pl_01"), game).messages[2] == I.Message("PL_01: Sell to the supply",
+                                                                       (I.PRESS_STEPS_HOLD_CHOOSES,))
+    assert interp.handle(press(2), game).messages[2].headline == "PL_01: Auction"
+    assert interp.handle(press(2), game).messages[2].headline == "PL_01: Cancel"
+    assert interp.handle(hold(2), game).messages[2].headline == I.CANCELLED
+    interp.handle(tap(2, "pl_01"), game)
+    interp.handle(press(2), game)
+    assert interp.handle(hold(2), game).events == ({"type": "auction", "seat": 2, "card": "pl_01"},)
+
+
+def test_a_footballer_the_engine_lets_go_one_way_only_is_asked_once(clock: Clock) -> None:
+    interp = make(clock)
+    untrained = Game(TURN, held={2: {"pl_01"}}, refuses={"sell": "PL_01 is not trained: only trained footballers "
+                                                                  "can be sold."})
+    assert interp.handle(tap(2, "pl_01"), untrained).messages[2] == I.Message("Auction PL_01?", (I.PRESS_TO_CONFIRM,))
+    assert interp.handle(press(2), untrained).events == ({"type": "auction", "seat": 2, "card": "pl_01"},)
+
+
+def test_a_card_no_use_of_which_the_engine_takes_says_why_in_the_words_of_its_hire_or_sale(clock: Clock) -> None:
+    interp = make(clock)
+    broke = Game(TURN, refuses={"hire_player": "Club 2 has 2 €: PL_01 costs 3 €.", "auction": "No auction."})
+    out = interp.handle(tap(2, "pl_01"), broke)
+    assert out.refused and out.events == () and "PL_01 costs 3 €" in " ".join((out.messages[2].headline,
+                                                                               *out.messages[2].detail))
+    assert interp.handle(press(2), broke).events != ({"type": "hire_player", "seat": 2, "card": "pl_01"},)
 
 
 def test_sponsor_kinds_step_with_the_button_and_a_hold_signs(clock: Clock) -> None:
