@@ -72,6 +72,33 @@ def test_a_phone_opens_its_seats_page_by_a_tap_sees_its_objective_and_arranges_i
     http.close()
 
 
+def test_a_seat_page_left_open_when_a_new_game_begins_locks_itself_and_says_how_to_open_it_again(
+        browser: Browser, served: Served) -> None:  # noqa: F811
+    http, csrf = api_session(served)
+    assert http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf).status_code == 200
+    state = served.table.session.state
+    objective = served.table.profile.cards[state.club(1).objective].name
+    visits = Visits(browser, **PHONE)
+    page = visits.page(served.url + "/seat/1")
+    page.get_by_role("button", name="Unlock with a tap").click()
+    _tap(http, csrf, 1, state.club(1).directors[0])
+    expect(page.locator("#objective-list")).to_contain_text(objective)
+    # The next group sits down: a new game, whose seat 1 is somebody else's.
+    next_group = {"clubs": [{"seat": 1, "name": "Next Group Athletic"}, {"seat": 2, "name": "Late Arrivals"}]}
+    assert http.post("/api/actions/new-game", json=next_group, headers=csrf).status_code == 200
+    expect(page.locator("#seat-lock")).to_be_visible()
+    expect(page.locator("#seat-own")).to_be_hidden()
+    expect(page.locator("#seat-lock-msg")).to_contain_text("A new game began")
+    expect(page.locator("#seat-title")).to_have_text("Seat 1")
+    expect(page.locator("#live")).to_have_text("locked")
+    expect(page.get_by_role("button", name="Unlock with a tap")).to_be_enabled()
+    expect(page.locator("body")).not_to_contain_text(objective)  # nothing of the last game is left on the page
+    expect(page.locator("body")).not_to_contain_text("Next Group Athletic")  # nor anything of the new one
+    shoot(page, "seat-ended-by-a-new-game")
+    visits.context.close()
+    http.close()
+
+
 def test_the_pin_on_a_seat_page_opens_it_and_the_table_page_links_each_seat(browser: Browser, served: Served) -> None:  # noqa: F811
     http, csrf = api_session(served)
     assert http.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf).status_code == 200

@@ -18,6 +18,7 @@ export const SENTENCES = {
   result: (r) => ` — ${r}`,
   waiting: "Waiting for your tap…",
   unlocked: "Unlocked: this page shows your club's own view.",
+  ended: "A new game began, and this page was your seat's in the last one. Tap one of your club's cards (or enter the PIN) to open your seat again.",
 };
 
 async function call(path, body) {
@@ -65,7 +66,24 @@ function open(csrf) {
   $("seat-lock").hidden = true;
   $("seat-own").hidden = false;
   editor = seatEditor(seat);
-  live(show, `/api/live?seat=${seat}`);
+  const source = live(show, `/api/live?seat=${seat}`);
+  // The table ends a seat's page when a new game begins (the seat was opened for the last game): when the stream
+  // cannot come back because this browser no longer holds the seat, the page locks itself and says why, and shows
+  // nothing of the last game.
+  source.addEventListener("error", async () => {
+    const mine = await (await fetch(`/api/seat/${seat}/session`, {credentials: "same-origin"})).json().catch(() => null);
+    if (mine === null || mine.unlocked) return;  // the table is unreachable, or the stream comes back by itself
+    source.close();
+    for (const id of ["objectives", "seat-asks", "seat-msg"]) fill($(id));
+    $("seat-arrange").hidden = true;
+    $("seat-own").hidden = true;
+    $("seat-lock").hidden = false;
+    $("seat-tap").disabled = false;
+    $("seat-title").textContent = `Seat ${seat}`;
+    const badge = $("live");
+    if (badge) { badge.dataset.state = "lost"; badge.textContent = "locked"; }
+    say($("seat-lock-msg"), SENTENCES.ended);
+  });
 }
 
 async function waitForTap() {
