@@ -330,8 +330,9 @@ def auction_latencies(db: Path, i2c_hz: int) -> tuple[list[float], list[float]]:
     return released, known
 
 
-def measure() -> dict[str, Any]:
-    """Run the table once and collect every figure."""
+def measure(*, only_start: bool = False) -> dict[str, Any]:
+    """Run the table once and collect every figure (``only_start``: start, memory and idle CPU, without the
+    in-process tap and bid timings)."""
     with tempfile.TemporaryDirectory(prefix="touchline-bench-") as tmp:
         db = Path(tmp) / "bench.db"
         port = free_port()
@@ -348,15 +349,20 @@ def measure() -> dict[str, Any]:
             time.sleep(IDLE_SECONDS)
             idle = (cpu_seconds(process.pid) - cpu_before) / IDLE_SECONDS * 100
             rss = rss_mb(process.pid)
-        taps = {hz: tap_latencies(Path(tmp) / f"taps-{hz}.db", hz) for hz in I2C_SPEEDS}
-        bids = {hz: auction_latencies(Path(tmp) / f"bids-{hz}.db", hz) for hz in I2C_SPEEDS}
+        speeds = () if only_start else I2C_SPEEDS
+        taps = {hz: tap_latencies(Path(tmp) / f"taps-{hz}.db", hz) for hz in speeds}
+        bids = {hz: auction_latencies(Path(tmp) / f"bids-{hz}.db", hz) for hz in speeds}
     return {"ready_s": ready, "ready_cpu_s": cpu_at_ready[process.pid], "rss_mb": rss, "idle_cpu_pct": idle,
             "tap_ms": taps, "bid_ms": bids}
 
 
-def main() -> bool:
-    """Print each figure next to its target; False when one is missed."""
-    figures = measure()
+def main(argv: list[str] | None = None) -> bool:
+    """Print each figure next to its target; False when one is missed.
+
+    ``--only-start`` (``python -m bench.bench_device --only-start``) prints the start, memory and idle CPU figures
+    only.
+    """
+    figures = measure(only_start="--only-start" in (argv or []))
     rows: list[tuple[str, float, float | None, str]] = [
         ("start to ready", figures["ready_s"], READY_TARGET_S, "s"),
         ("CPU used from start to ready", figures["ready_cpu_s"], None, "s"),
@@ -394,4 +400,4 @@ def main() -> bool:
 
 
 if __name__ == "__main__":
-    sys.exit(0 if main() else 1)
+    sys.exit(0 if main(sys.argv[1:]) else 1)
