@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from drivers.memory import import_parts
 from web.live import STREAM
 from web.security import client_key
 
@@ -140,9 +141,17 @@ class _Stream:
         self._protocol.on_writable = callback
 
 
+def import_uvicorn() -> None:
+    """Make uvicorn's server importable without its command line: uvicorn's package brings click and the reloader's
+    process supervisors with it (1.5 MB the table would hold for good), and the table starts its server itself."""
+    import_parts("uvicorn", Config="uvicorn.config", Server="uvicorn.server")
+
+
 def protocol_class(limits: ConnectionLimits) -> type[asyncio.Protocol]:
     """uvicorn's HTTP/1.1 protocol (h11) with ``limits`` applied to every connection (pass it as ``http=``)."""
     import h11
+
+    import_uvicorn()
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class LimitedH11Protocol(H11Protocol):  # type: ignore[misc]

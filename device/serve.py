@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import engine
-from device.connections import ConnectionLimits, server_options
+from device.connections import ConnectionLimits, import_uvicorn, server_options
 from device.errors import DeckError
 from device.hardware import Hardware, TableHardware
 from device.page_access import StoredSessions, button_state
@@ -121,15 +121,16 @@ class Service:
     """
 
     def __init__(self, table: RunningTable, *, host: str, port: int) -> None:
-        import uvicorn
+        import_uvicorn()
+        from uvicorn.config import Config
 
         self.table = table
         self.host, self.port = host, port
         self.app = make_app(table, host)
-        config = uvicorn.Config(self.app, host=host, port=port, log_level="warning", lifespan="on",
-                                timeout_graceful_shutdown=GRACE_SECONDS,
-                                # uvicorn's lines go through our handler, which collapses repeats
-                                log_config=None, access_log=False, **server_options(ConnectionLimits()))
+        config = Config(self.app, host=host, port=port, log_level="warning", lifespan="on",
+                        timeout_graceful_shutdown=GRACE_SECONDS,
+                        # uvicorn's lines go through our handler, which collapses repeats
+                        log_config=None, access_log=False, **server_options(ConnectionLimits()))
         self.server = _server_class()(config, on_stop=self._end_live)
 
     @property
@@ -204,9 +205,10 @@ async def serve(table: RunningTable, *, host: str, port: int) -> int:
 
 
 def _server_class() -> type:
-    import uvicorn
+    import_uvicorn()
+    from uvicorn.server import Server as UvicornServer
 
-    class Server(uvicorn.Server):
+    class Server(UvicornServer):
         """uvicorn's server, except that a stop signal ends the live streams at once and does not kill the process.
 
         uvicorn waits for every open response before it shuts down, and a live page's never ends by itself: the

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from drivers.base import ButtonReading, default_backend
 from drivers.errors import DeviceIOError, DriverConfigError
+from drivers.memory import import_parts
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +146,8 @@ class Buttons:
         threaded: bool = True,
     ) -> None:
         self.backend = default_backend(backend)
+        # gpiozero's package imports every board, motor and sensor it offers (0.5 MB); the table uses two devices.
+        import_parts("gpiozero")
         if pin_factory is None and self.backend == "sim":
             from gpiozero.pins.mock import MockFactory
 
@@ -174,8 +177,9 @@ class Buttons:
         """Set up a button (wired to ground with the internal pull-up by default) and its optional LED."""
         # DigitalInputDevice, not Button: Button's own hold thread runs on real time (and makes
         # close() wait up to its hold time); holds are timed here instead.
-        from gpiozero import LED, DigitalInputDevice
         from gpiozero.exc import GPIOZeroError
+        from gpiozero.input_devices import DigitalInputDevice
+        from gpiozero.output_devices import LED
 
         if name in self._buttons:
             raise DriverConfigError(DUPLICATE_BUTTON.format(name=name))

@@ -1,0 +1,47 @@
+"""The served table holds only what it uses of its libraries, and any other code still gets the whole libraries."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_served_table_answers_without_the_library_parts_it_never_uses_which_other_code_still_gets(tmp_path: Path) -> None:
+    # In a process of its own that imports what `touchline run --sim` imports, and nothing else (the tests' HTTP
+    # client brings click with it).
+    script = textwrap.dedent(f"""
+        import asyncio, json, socket, sys, threading, time, urllib.request
+        from device.serve import Service, build_table
+        from device.table_file import default_sim_table
+        table = build_table(default_sim_table(), sim=True, db_path={str(tmp_path / "served.db")!r})
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        service = Service(table, host="127.0.0.1", port=port)
+        runner = threading.Thread(target=lambda: asyncio.run(service.run()), daemon=True)
+        runner.start()
+        deadline = time.monotonic() + 30
+        while not service.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        page = urllib.request.urlopen(f"http://127.0.0.1:{{port}}/", timeout=10).status
+        held = sorted(name for name in ("click", "uvicorn.main", "uvicorn.supervisors", "gpiozero.boards") if name in sys.modules)
+        service.stop()
+        runner.join(timeout=15)
+        table.session.store.close()
+        import gpiozero, uvicorn
+        from uvicorn import main
+        print(json.dumps({{"page": page, "held": held, "run": callable(uvicorn.run), "main": main.name,
+                          "board": gpiozero.TrafficLights.__name__}}))
+    """)
+    answer = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert answer.returncode == 0, answer.stderr[-2000:]
+    seen = json.loads(answer.stdout.strip().splitlines()[-1])
+    assert seen["page"] == 200
+    assert seen["held"] == []  # uvicorn's command line and gpiozero's boards: 2 MB the table never uses
+    # Asked for, the whole packages are there.
+    assert seen["run"] is True and seen["main"] == "main" and seen["board"] == "TrafficLights"
