@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from importlib import resources
+from importlib import import_module, resources
+from typing import Any
 
 import asyncio
 import logging
@@ -12,16 +13,83 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.routing import BaseRoute, Match, NoMatchFound
+from starlette.types import Receive, Scope, Send
 
 from web import errors
 from web.actions import field_path, message, problems
 from web.interface import Table
 from web.limits import MAX_BODY_BYTES, BodyLimit, HostCheck, TableNames
 from web.live import Broadcast
-from web.routers import actions, api, docs, live, pages, seasons, seat, sim
+from web.routers import actions, api, docs, live, pages
 from web.security import Guard, OwnerCodes, SeatClaims, SessionStore
 
 log = logging.getLogger(__name__)
+
+LATER: dict[str, tuple[str, ...]] = {
+    "web.routers.seasons": ("/api/seasons", "/api/games"),
+    "web.routers.seat": ("/seat/", "/api/seat/"),
+    "web.routers.sim": ("/api/sim/",),
+}
+"""The routers of pages seldom opened (seasons and past games, a seat's own phone page, the virtual table), each
+with the paths it answers under.  Building a route's checks costs about a millisecond; these are imported and
+included on the first request to one of their paths (or when /openapi.json is asked for), so the table's page
+answers that much sooner after power-on.  Their first request takes that time instead."""
+
+
+class _Later(BaseRoute):
+    """The last route: a request to a path of a router not loaded yet loads it, then is routed again as if it had
+    always been there.  It takes itself away once every router is in."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self.owner = app
+        self.waiting = dict(LATER)
+
+    def _router_for(self, scope: Scope) -> str | None:
+        path, root = scope["path"], scope.get("root_path", "")
+        path = path[len(root):] if root and path.startswith(root) else path
+        # A prefix ending in "/" needs something after it: "/seat/" alone is no seat's page.
+        return next((name for name, prefixes in self.waiting.items()
+                     if any(path.startswith(p) and (len(path) > len(p) or not p.endswith("/")) for p in prefixes)),
+                    None)
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if scope["type"] == "http" and self._router_for(scope) is not None:
+            return Match.FULL, {}
+        return Match.NONE, {}
+
+    def url_path_for(self, name: str, /, **path_params: Any) -> Any:
+        raise NoMatchFound(name, path_params)
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        name = self._router_for(scope)
+        if name is not None:
+            self.load([name])
+        await self.owner.router.app(scope, receive, send)
+
+    def load(self, names: Iterable[str]) -> None:
+        """Include these routers (each once, in the order :data:`LATER` lists them) where this route stands, so
+        the app's routes end in the same order as if they had been included with the others."""
+        wanted = set(names)
+        routes = self.owner.router.routes
+        for name in [n for n in self.waiting if n in wanted]:
+            del self.waiting[name]
+            at = routes.index(self)
+            del routes[at]
+            before = len(routes)
+            self.owner.include_router(import_module(name).router)
+            added = routes[before:]
+            del routes[before:]
+            routes[at:at] = [*added, self] if self.waiting else added
+
+
+def load_routes(app: FastAPI) -> FastAPI:
+    """Include every router of the app now, those loaded on first use too (the interface description lists them
+    all; tests reading every route)."""
+    later = next((r for r in app.router.routes if isinstance(r, _Later)), None)
+    if later is not None:
+        later.load(list(later.waiting))
+    return app
 
 
 async def _invalid(_: Request, exc: Exception) -> JSONResponse:
@@ -95,8 +163,17 @@ def create_app(table: Table, *, sessions: SessionStore | None = None, owner_code
     app.add_middleware(BodyLimit, max_bytes=max_body)
     if names is not None:
         app.add_middleware(HostCheck, names=names)
-    for module in (pages, api, live, actions, seasons, seat, sim, docs):
+    for module in (pages, api, live, actions, docs):
         app.include_router(module.router)
+    app.router.routes.append(_Later(app))
+    describe = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        """The interface description, the routes of the routers not loaded yet too (FastAPI keeps it once built)."""
+        load_routes(app)
+        return describe()
+
+    app.openapi = openapi  # type: ignore[method-assign]
     static = resources.files("web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.mount(docs.ASSETS, StaticFiles(directory=docs.assets_folder()), name="docs-assets")

@@ -8,7 +8,9 @@ from web import errors
 
 from device.running import RunningTable
 
-from .conftest import PIN
+from web.app import create_app
+
+from .conftest import PIN, started_client
 
 
 def test_a_seats_own_view_needs_the_pin_and_shows_that_club_its_objective(client: TestClient,
@@ -69,6 +71,24 @@ def test_openapi_documents_every_action_and_its_body(client: TestClient) -> None
         assert path in paths, path
     lineup = schema["components"]["schemas"]["Placement"]["properties"]
     assert set(lineup) == {"zone", "jersey", "card", "style"}
+
+
+def test_pages_seldom_opened_answer_their_first_request_and_are_described_from_the_start(table: RunningTable) -> None:
+    # Seasons, a seat's own page and the virtual table are loaded on their first request: each answers it as always,
+    # and the interface description lists them whether or not anyone has opened them yet.
+    with started_client(create_app(table), table) as first:
+        assert "seat 2" in first.get("/seat/2").text.lower()
+        assert [s["seat"] for s in first.get("/api/sim/layout").json()["seats"]] == [1, 2, 3, 4]
+        assert first.get("/api/seasons").json() == {"seasons": []}
+        assert first.get("/api/games/1/final").status_code == 404
+        assert first.get("/seat/").status_code == 404
+        later = first.get("/openapi.json").json()["paths"]
+    with started_client(create_app(table), table) as described:
+        paths = described.get("/openapi.json").json()["paths"]
+        assert {"/api/seasons", "/api/games/{game_id}/final", "/api/seat/{seat}/session", "/api/sim/layout"} <= set(paths)
+        assert described.get("/api/games").json() == {"games": []}
+        assert described.post("/api/sim/place", json={"pad": "seat1.tap", "card": "bm_01"}).status_code == 403  # the PIN
+    assert set(paths) == set(later)
 
 
 def test_rules_give_the_lineup_limits_of_the_board_profile(client: TestClient, table: RunningTable) -> None:

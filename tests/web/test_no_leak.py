@@ -37,7 +37,7 @@ from device.replay import parse, run_step
 from device.running import RunningTable
 from device.sim import SimulatedTable
 from engine.rules.league import week_opponent
-from web.app import create_app
+from web.app import create_app, load_routes
 from web.security import seat_cookie
 
 from .conftest import PIN
@@ -139,8 +139,9 @@ def _walk(routes: Any, prefix: str = "") -> Iterator[tuple[str, set[str]]]:
 
 
 def get_routes(app: FastAPI) -> list[str]:
-    """Every GET route of the app (its own and its routers'), as a pattern with ``{seat}``-like parameters."""
-    return sorted({path for path, methods in _walk(app.routes) if "GET" in methods})
+    """Every GET route of the app (its own and its routers', those it loads on first use too), as a pattern with
+    ``{seat}``-like parameters."""
+    return sorted({path for path, methods in _walk(load_routes(app).routes) if "GET" in methods})
 
 
 STREAMS = ("/api/live",)
