@@ -21,20 +21,22 @@ from web.actions import field_path, message, problems
 from web.interface import Table
 from web.limits import MAX_BODY_BYTES, BodyLimit, HostCheck, TableNames
 from web.live import Broadcast
-from web.routers import actions, api, docs, live, pages
+from web.routers import api, docs, live, pages
 from web.security import Guard, OwnerCodes, SeatClaims, SessionStore
 
 log = logging.getLogger(__name__)
 
 LATER: dict[str, tuple[str, ...]] = {
+    "web.routers.actions": ("/api/session", "/api/actions/", "/api/lineup/", "/api/choices/"),
     "web.routers.seasons": ("/api/seasons", "/api/games"),
     "web.routers.seat": ("/seat/", "/api/seat/"),
     "web.routers.sim": ("/api/sim/",),
 }
-"""The routers of pages seldom opened (seasons and past games, a seat's own phone page, the virtual table), each
-with the paths it answers under.  Building a route's checks costs about a millisecond; these are imported and
-included on the first request to one of their paths (or when /openapi.json is asked for), so the table's page
-answers that much sooner after power-on.  Their first request takes that time instead."""
+"""The routers the page does not need to be shown, each with the paths it answers under: the changes a person makes
+(``POST /api/session`` unlocks; ``GET /api/session`` is another router's), seasons and past games, a seat's own phone
+page and the virtual table.  Building a route's checks costs about a millisecond; these are imported and included
+on the first request to one of their paths (or when /openapi.json is asked for), so the table's page answers that
+much sooner after power-on.  Their first request takes that time instead."""
 
 
 class _Later(BaseRoute):
@@ -163,7 +165,7 @@ def create_app(table: Table, *, sessions: SessionStore | None = None, owner_code
     app.add_middleware(BodyLimit, max_bytes=max_body)
     if names is not None:
         app.add_middleware(HostCheck, names=names)
-    for module in (pages, api, live, actions, docs):
+    for module in (pages, api, live, docs):
         app.include_router(module.router)
     app.router.routes.append(_Later(app))
     describe = app.openapi

@@ -73,10 +73,12 @@ def test_openapi_documents_every_action_and_its_body(client: TestClient) -> None
     assert set(lineup) == {"zone", "jersey", "card", "style"}
 
 
-def test_pages_seldom_opened_answer_their_first_request_and_are_described_from_the_start(table: RunningTable) -> None:
-    # Seasons, a seat's own page and the virtual table are loaded on their first request: each answers it as always,
-    # and the interface description lists them whether or not anyone has opened them yet.
+def test_routes_loaded_on_first_use_answer_it_and_are_described_from_the_start(table: RunningTable) -> None:
+    # The changes a person makes, seasons, a seat's own page and the virtual table are loaded on their first
+    # request: each answers it as always, and the interface description lists them whether or not anyone has
+    # used them yet.
     with started_client(create_app(table), table) as first:
+        assert first.post("/api/session", json={"pin": PIN}).json()["unlocked"] is True
         assert "seat 2" in first.get("/seat/2").text.lower()
         assert [s["seat"] for s in first.get("/api/sim/layout").json()["seats"]] == [1, 2, 3, 4]
         assert first.get("/api/seasons").json() == {"seasons": []}
@@ -85,7 +87,8 @@ def test_pages_seldom_opened_answer_their_first_request_and_are_described_from_t
         later = first.get("/openapi.json").json()["paths"]
     with started_client(create_app(table), table) as described:
         paths = described.get("/openapi.json").json()["paths"]
-        assert {"/api/seasons", "/api/games/{game_id}/final", "/api/seat/{seat}/session", "/api/sim/layout"} <= set(paths)
+        assert {"/api/actions/new-game", "/api/seasons", "/api/games/{game_id}/final", "/api/seat/{seat}/session",
+                "/api/sim/layout"} <= set(paths)
         assert described.get("/api/games").json() == {"games": []}
         assert described.post("/api/sim/place", json={"pad": "seat1.tap", "card": "bm_01"}).status_code == 403  # the PIN
     assert set(paths) == set(later)
