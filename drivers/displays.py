@@ -37,6 +37,7 @@ import os
 import re
 import threading
 import time
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -810,20 +811,29 @@ class Display:
             self._on_health(HealthReading(self.name, online, detail))
 
 
-_LUMA_TABLES: dict[tuple[str, int, int], list[int]] = {}
-"""One copy of each of luma's per-panel lookup tables, by name and panel size."""
+_LUMA_TABLES: dict[tuple[str, int, int], array[int]] = {}
+"""One compact copy of each of luma's per-panel lookup tables, by name and panel size."""
+_LUMA_TABLE_TYPES = {"_mask": "B", "_offsets": "H"}  # bit masks 1-128; offsets into a frame of 1,024 bytes
 
 
 def _share_tables(device: Any) -> Any:
-    """Let panels of one size share luma's two lookup tables of 8,192 numbers each (about 300 KB a panel, and a
-    panel that comes back gets a new device while the old one lives on in luma's exit hook).  Equal tables only:
-    luma's own ``display`` would read the same numbers; this driver sends its pages itself."""
-    for name in ("_mask", "_offsets"):
+    """Keep luma's two per-panel lookup tables of 8,192 numbers each (about 330 KB a panel as luma makes them) as
+    one copy per panel size of the same numbers in arrays of bytes and 16-bit numbers (24 KB), shared by every
+    panel of that size: a panel that comes back gets a new device while the old one lives on in luma's exit hook.
+    luma's own ``display`` reads them as before; this driver sends its pages itself."""
+    for name, kind in _LUMA_TABLE_TYPES.items():
         table = getattr(device, name, None)
-        if isinstance(table, list):
-            shared = _LUMA_TABLES.setdefault((name, device.width, device.height), table)
-            if shared is not table and shared == table:
-                setattr(device, name, shared)
+        if not isinstance(table, list):
+            continue
+        key = (name, device.width, device.height)
+        shared = _LUMA_TABLES.get(key)
+        if shared is None:
+            try:
+                shared = _LUMA_TABLES[key] = array(kind, table)
+            except (OverflowError, TypeError):  # numbers another luma release made that do not fit: keep its list
+                continue
+        if shared.tolist() == table:
+            setattr(device, name, shared)
     return device
 
 

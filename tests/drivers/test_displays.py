@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -328,6 +329,21 @@ def test_a_frame_that_is_not_an_image_is_refused_and_changes_nothing() -> None:
         display.show(b"\x00" * 1024)  # type: ignore[arg-type]
     assert str(caught.value) == displaysmod.NOT_AN_IMAGE.format(name="seat1", got="bytes")
     assert same_pixels(display.frame(), frame_with("kept"))
+
+
+def test_panels_share_one_small_copy_of_lumas_tables_and_lumas_own_drawing_still_lights_the_frame() -> None:
+    # luma's SSD1306 keeps two lookup tables of 8,192 numbers per panel; an SH1106 has none.
+    simulation = SimulatedI2C(populate=False)
+    panels = [simulation.add_panel(bus, 0x3C) for bus in (1, 2)]
+    displays = [open_display(f"seat{bus}", bus=bus, backend="sim", simulation=simulation) for bus in (1, 2)]
+    devices = [display._device for display in displays]
+    for name in ("_mask", "_offsets"):
+        assert getattr(devices[0], name) is getattr(devices[1], name)
+    assert sum(sys.getsizeof(getattr(devices[0], name)) for name in ("_mask", "_offsets")) <= 32 * 1024
+    # luma's own display(), which reads the tables, draws the whole frame as the driver's own pages do.
+    frame = frame_with("Seat 2 holds", box=77)
+    devices[1].display(frame)
+    assert same_pixels(panels[1].image(), frame)
 
 
 @pytest.mark.parametrize("kind", ["ssd1306", "sh1106"])
