@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, NamedTuple, Protocol
 
 log = logging.getLogger(__name__)
@@ -166,25 +166,28 @@ class Broadcast:
 class Page:
     """One page whose connection the broadcast writes to directly (see :meth:`Broadcast.attach`)."""
 
+    __slots__ = ("_broadcast", "_viewer", "_connection", "_shown", "_over", "_waiter")  # one per open page
+
     def __init__(self, broadcast: Broadcast, viewer: Viewer, connection: Connection, shown: int) -> None:
         self._broadcast = broadcast
         self._viewer = viewer
         self._connection = connection
         self._shown = shown
-        self._ended = asyncio.Event()
+        self._over = False
+        self._waiter: asyncio.Future[None] | None = None
         connection.when_writable(self.catch_up)
 
     def offer(self, current: Encoded) -> None:
         """Write ``current`` unless the page has it already; a page still taking earlier bytes is skipped and gets
         the newest once it has taken them (:meth:`catch_up`), so a slow page never queues snapshots up."""
-        if current.version == self._shown or self._ended.is_set() or not self._connection.writable():
+        if current.version == self._shown or self._over or not self._connection.writable():
             return
         self._connection.write(current.chunk if self._connection.chunked else current.event)
         self._shown = current.version
 
     def catch_up(self) -> None:
         """Write the newest snapshot if the page has not had it (it took what was waiting)."""
-        if self._ended.is_set():
+        if self._over:
             return
         try:
             self.offer(self._broadcast.encoded(self._viewer))
@@ -193,11 +196,17 @@ class Page:
 
     def end(self) -> None:
         """End the page's stream (it left, or the server stops): nothing more is written to it."""
-        self._ended.set()
+        self._over = True
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
 
-    async def ended(self) -> None:
-        """Wait until the stream ends."""
-        await self._ended.wait()
+    def ended(self) -> Awaitable[None]:
+        """Wait until the stream ends (``await page.ended()``, on the loop that serves the page)."""
+        if self._waiter is None or self._waiter.cancelled():
+            self._waiter = asyncio.get_running_loop().create_future()
+            if self._over:
+                self._waiter.set_result(None)
+        return self._waiter
 
     def leave(self) -> None:
         """Leave the broadcast."""

@@ -230,3 +230,28 @@ def test_a_handed_over_page_that_reads_slowly_gets_only_the_newest_snapshot_once
         assert live.subscribers == 0
 
     asyncio.run(run())
+
+
+def test_a_handed_over_page_waits_until_it_leaves_or_the_server_stops_whichever_comes_first() -> None:
+    table = Counted()
+    live = Broadcast(table.snapshot, lambda: table.version)
+
+    async def run() -> None:
+        staying, leaving, gone = (live.attach("table", Wire(), live.encoded("table").version) for _ in range(3))
+        waits = [asyncio.ensure_future(page.ended()) for page in (staying, leaving)]
+        await asyncio.sleep(0)
+        assert not any(wait.done() for wait in waits)  # an open page's stream goes on
+        leaving.end()  # the phone went away while its response waited
+        gone.end()  # ... or before it began to wait
+        await asyncio.wait_for(waits[1], 1)
+        await asyncio.wait_for(gone.ended(), 1)
+        assert not waits[0].done()
+        live.close()  # the server stops: every page still open ends, and one that comes now ends at once
+        await asyncio.wait_for(waits[0], 1)
+        late = live.attach("table", Wire(), live.encoded("table").version)
+        await asyncio.wait_for(late.ended(), 1)
+        for page in (staying, leaving, gone, late):
+            page.leave()
+        assert live.subscribers == 0
+
+    asyncio.run(run())
