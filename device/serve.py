@@ -25,6 +25,7 @@ from device.sim import SimHardware
 from device.table_file import TableConfig
 from drivers.base import ManualClock
 from drivers.dice import Dice
+from drivers.memory import give_back
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +112,8 @@ GRACE_SECONDS = 5.0
 STALLED_SECONDS = 0.5
 """How long a stop waits for a live page to take its last bytes before hanging up on it."""
 LIVE_PATH = "/api/live"
+QUIET_SECONDS = 2.0
+"""How long the table is left quiet after a change before the memory that change's work freed is handed back."""
 
 
 class Service:
@@ -132,6 +135,9 @@ class Service:
                         # uvicorn's lines go through our handler, which collapses repeats
                         log_config=None, access_log=False, **server_options(ConnectionLimits()))
         self.server = _server_class()(config, on_stop=self._end_live)
+        self.given_back = 0
+        """How many times memory freed by the table's work went back to the system (at ready, and after changes)."""
+        self._quiet: asyncio.TimerHandle | None = None
 
     @property
     def started(self) -> bool:
@@ -174,6 +180,8 @@ class Service:
             log.error("the web server did not start on %s:%d", self.host, self.port)
             return 1
         _settle()
+        self._give_back()
+        self.table.watch(self._changed)
         notifier.notify("READY=1")
         notifier.notify(f"STATUS=Serving on http://{self.host}:{self.port}/")
         log.warning(STARTED.format(host=self.host, port=self.port, pin=self.table.pin))
@@ -184,8 +192,22 @@ class Service:
             notifier.notify("STOPPING=1")
             if watchdog is not None:
                 watchdog.cancel()
+            if self._quiet is not None:
+                self._quiet.cancel()
             await self.table.stop()
         return 0
+
+    def _changed(self) -> None:
+        """After a change (on the loop): once the table has been quiet for QUIET_SECONDS, hand back the memory the
+        work freed (a new game, a replay, a burst of taps), which the C allocator would otherwise keep for good."""
+        if self._quiet is not None:
+            self._quiet.cancel()
+        self._quiet = asyncio.get_running_loop().call_later(QUIET_SECONDS, self._give_back)
+
+    def _give_back(self) -> None:
+        self._quiet = None
+        if give_back():
+            self.given_back += 1
 
 
 def _settle() -> None:

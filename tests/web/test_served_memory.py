@@ -6,7 +6,15 @@ import json
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
+
+import httpx
+import pytest
+
+from device import serve
+
+from .conftest import TWO_CLUBS, Served, served, unlock  # noqa: F401  (served is a fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,3 +53,24 @@ def test_the_served_table_answers_without_the_library_parts_it_never_uses_which_
     assert seen["held"] == []  # uvicorn's command line and gpiozero's boards: 2 MB the table never uses
     # Asked for, the whole packages are there.
     assert seen["run"] is True and seen["main"] == "main" and seen["board"] == "TrafficLights"
+
+
+def test_once_the_table_is_quiet_after_a_change_the_memory_its_work_freed_goes_back_to_the_system(
+        served: Served, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not serve.give_back():
+        pytest.skip("the C library here cannot hand freed memory back (not glibc)")
+    monkeypatch.setattr(serve, "QUIET_SECONDS", 0.05)
+
+    def given_back(times: int) -> int:
+        deadline = time.monotonic() + 10
+        while served.service.given_back < times and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return served.service.given_back
+
+    assert given_back(1) == 1  # once, as the page began to answer
+    with httpx.Client(base_url=served.url, timeout=10) as owner:
+        csrf = unlock(owner)
+        time.sleep(0.2)
+        assert served.service.given_back == 1  # a login changes nothing at the table
+        assert owner.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf).status_code == 200
+    assert given_back(2) >= 2  # after the new game, once the table was quiet
