@@ -112,6 +112,12 @@ GRACE_SECONDS = 5.0
 STALLED_SECONDS = 0.5
 """How long a stop waits for a live page to take its last bytes before hanging up on it."""
 LIVE_PATH = "/api/live"
+PAGE_THREADS = 4
+"""Threads the page's plain (not async) requests share.  anyio would start up to 40 when many phones ask at once,
+each holding its stack and an allocator arena for good; none of those requests waits on anything slower than the
+game log's commit, so four keep up, and any more requests wait their turn (they are all answered)."""
+PAGE_THREADS_AFTER_SECONDS = 1.0
+"""The limit is set this long after the page first answers, so that the start does not wait for anyio to load."""
 QUIET_SECONDS = 2.0
 """How long the table is left quiet after a change before the memory that change's work freed is handed back."""
 
@@ -135,6 +141,8 @@ class Service:
                         # uvicorn's lines go through our handler, which collapses repeats
                         log_config=None, access_log=False, **server_options(ConnectionLimits()))
         self.server = _server_class()(config, on_stop=self._end_live)
+        self.page_threads: int | None = None
+        """How many threads the page's plain requests share, once set (:data:`PAGE_THREADS`)."""
         self.given_back = 0
         """How many times memory freed by the table's work went back to the system (at ready, and after changes)."""
         self._quiet: asyncio.TimerHandle | None = None
@@ -182,6 +190,7 @@ class Service:
         _settle()
         self._give_back()
         self.table.watch(self._changed)
+        asyncio.get_running_loop().call_later(PAGE_THREADS_AFTER_SECONDS, self._limit_page_threads)
         notifier.notify("READY=1")
         notifier.notify(f"STATUS=Serving on http://{self.host}:{self.port}/")
         log.warning(STARTED.format(host=self.host, port=self.port, pin=self.table.pin))
@@ -196,6 +205,13 @@ class Service:
                 self._quiet.cancel()
             await self.table.stop()
         return 0
+
+    def _limit_page_threads(self) -> None:
+        """On the loop: let the page's plain requests share :data:`PAGE_THREADS` threads."""
+        import anyio.to_thread
+
+        anyio.to_thread.current_default_thread_limiter().total_tokens = PAGE_THREADS
+        self.page_threads = PAGE_THREADS
 
     def _changed(self) -> None:
         """After a change (on the loop): once the table has been quiet for QUIET_SECONDS, hand back the memory the

@@ -74,3 +74,42 @@ def test_once_the_table_is_quiet_after_a_change_the_memory_its_work_freed_goes_b
         assert served.service.given_back == 1  # a login changes nothing at the table
         assert owner.post("/api/actions/new-game", json=TWO_CLUBS, headers=csrf).status_code == 200
     assert given_back(2) >= 2  # after the new game, once the table was quiet
+
+
+def test_twenty_phones_asking_at_once_are_all_answered_by_the_few_threads_the_page_keeps(tmp_path: Path) -> None:
+    # In a process of its own, so that the threads counted are the served table's.
+    script = textwrap.dedent(f"""
+        import asyncio, json, socket, threading, time, urllib.request
+        from concurrent.futures import ThreadPoolExecutor
+        from device import serve
+        from device.table_file import default_sim_table
+        serve.PAGE_THREADS_AFTER_SECONDS = 0
+        table = serve.build_table(default_sim_table(), sim=True, db_path={str(tmp_path / "served.db")!r})
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        service = serve.Service(table, host="127.0.0.1", port=port)
+        runner = threading.Thread(target=lambda: asyncio.run(service.run()), daemon=True)
+        runner.start()
+        deadline = time.monotonic() + 30
+        while service.page_threads is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        start = threading.Barrier(20)
+        def ask(_):
+            start.wait()  # twenty phones at once
+            with urllib.request.urlopen(f"http://127.0.0.1:{{port}}/api/rules", timeout=30) as answer:
+                return answer.status, len(json.load(answer))
+        with ThreadPoolExecutor(20) as phones:
+            answers = list(phones.map(ask, range(20)))
+        workers = sum(thread.name == "AnyIO worker thread" for thread in threading.enumerate())
+        service.stop()
+        runner.join(timeout=15)
+        table.session.store.close()
+        print(json.dumps({{"answers": answers, "workers": workers, "limit": service.page_threads}}))
+    """)
+    answer = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert answer.returncode == 0, answer.stderr[-2000:]
+    seen = json.loads(answer.stdout.strip().splitlines()[-1])
+    assert seen["limit"] == serve.PAGE_THREADS
+    assert len(seen["answers"]) == 20 and all(status == 200 and size > 0 for status, size in seen["answers"])
+    assert 1 <= seen["workers"] <= serve.PAGE_THREADS
