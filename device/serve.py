@@ -25,7 +25,7 @@ from device.sim import SimHardware
 from device.table_file import TableConfig
 from drivers.base import ManualClock
 from drivers.dice import Dice
-from drivers.memory import give_back
+from drivers.memory import give_back, one_arena
 
 log = logging.getLogger(__name__)
 
@@ -321,6 +321,7 @@ def run_table(config: TableConfig, *, sim: bool, host: str, port: int, db_path: 
     """Run the table until stopped: drivers, game, screens and the web page; return the process exit code."""
     from drivers.errors import DriverError
 
+    one_arena()  # before the drivers' threads start
     try:
         table = build_table(config, sim=sim, db_path=db_path)
     except DriverError as exc:

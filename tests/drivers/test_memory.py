@@ -89,3 +89,38 @@ def test_memory_freed_after_a_burst_of_work_goes_back_to_the_system() -> None:
                             cwd=Path(__file__).resolve().parents[2]).stdout.split()
     assert answer[0] == "True"
     assert float(answer[1]) > 20  # MB handed back
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's arenas (Linux)")
+def test_the_tables_threads_allocate_from_one_pool_of_memory() -> None:
+    # Four threads allocating at once: glibc gives each its own arena (its own heap) unless told to keep one.
+    script = textwrap.dedent("""
+        import ctypes, sys, tempfile, threading
+        from drivers.memory import one_arena
+        told = one_arena() if sys.argv[1] == "one" else True
+        start = threading.Barrier(4)
+        def work():
+            start.wait()
+            kept = [bytearray(4096) for _ in range(2000)]
+            start.wait()
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for thread in threads: thread.start()
+        for thread in threads: thread.join()
+        libc = ctypes.CDLL(None)
+        libc.fopen.restype = ctypes.c_void_p
+        libc.fclose.argtypes = [ctypes.c_void_p]
+        libc.malloc_info.argtypes = [ctypes.c_int, ctypes.c_void_p]
+        with tempfile.NamedTemporaryFile("r") as info:  # glibc describes its heaps in XML
+            stream = libc.fopen(info.name.encode(), b"w")
+            libc.malloc_info(0, stream)
+            libc.fclose(stream)
+            print(told, info.read().count("<heap nr="))
+    """)
+
+    def heaps(mode: str) -> tuple[str, int]:
+        answer = subprocess.run([sys.executable, "-c", script, mode], capture_output=True, text=True, check=True,
+                                cwd=Path(__file__).resolve().parents[2]).stdout.split()
+        return answer[0], int(answer[1])
+
+    assert heaps("one") == ("True", 1)
+    assert heaps("glibc's default")[1] > 1  # what the table is spared
