@@ -164,20 +164,28 @@ def called(profile: Any, state: State, seat: int) -> tuple[Referee, Cell, tuple[
     mine = _calls(state)
     if not mine.calls:
         return None
+    kept = _SEAT_CALLED.get(seat)
+    if kept is not None and kept[0] is mine and kept[1] is profile:
+        return kept[2]
+    out = None
     d6, d12 = mine.of(seat)
-    if not d6 or not d12:
-        return None
-    table = table_of(profile)
-    key = (id(table), d6, d12)
-    found = _CALLED.get(key)
-    if found is None or found[0] is not table:
-        referee = table.referees[d6 - 1]
-        found = _CALLED[key] = (table, (referee, referee.cell(d12), table.groups[d12 - 1]))
-    return found[1]
+    if d6 and d12:
+        table = table_of(profile)
+        key = (id(table), d6, d12)
+        found = _CALLED.get(key)
+        if found is None or found[0] is not table:
+            referee = table.referees[d6 - 1]
+            found = _CALLED[key] = (table, (referee, referee.cell(d12), table.groups[d12 - 1]))
+        out = found[1]
+    _SEAT_CALLED[seat] = (mine, profile, out)
+    return out
 
 
 #: A call read from a table once: (the table, (referee, cell, tags)) by (table, d6, d12); tables never change.
 _CALLED: dict[tuple[int, int, int], tuple[RefereeTable, tuple[Referee, Cell, tuple[str, ...]]]] = {}
+#: Each seat's latest answer, kept with the calls (and deck) it was read from: asked for every footballer's face
+#: and each lasting cell while the calls stay the same.
+_SEAT_CALLED: dict[int, tuple[Calls, Any, tuple[Referee, Cell, tuple[str, ...]] | None]] = {}
 
 
 def _tagged(tx: Tx, seat: int, tags: tuple[str, ...]) -> list[Any]:
@@ -374,23 +382,52 @@ def _lasting(state: State, profile: Any, seat: int, op: str) -> tuple[str, ...] 
 
 
 def _footballer(tx: Tx, club: Any, held: Any, side: PlayerSide) -> PlayerSide:
-    if club is None or not side.tags or not side.abilities or not _calls(tx.state).calls:
+    if club is None or not side.tags or not side.abilities:
         return side  # the common case first: nothing to look up
-    found = called(tx.profile, tx.state, club.seat)
-    if found is None:
+    changes = _face_change(tx, club.seat)
+    if changes is None:
+        return side
+    op, tags = changes
+    if not set(side.tags) & set(tags):
         return side
     held_id = held.id
     if all(p.card != held_id for p in club.lineup or ()):
         return side
-    ops = {e.op for e in found[1].effects}
-    for op in ("tagged_ignore", "tagged_free"):
-        tags = found[2] if op in ops else None
-        if tags is not None and set(side.tags) & set(tags):
-            if op == "tagged_ignore":  # "Ignore the effects of Player cards with these tags"
-                return replace(side, abilities=())
+    key = (id(side), op)
+    kept = _FACES.get(key)
+    if kept is None or kept[0] is not side:
+        if op == "tagged_ignore":  # "Ignore the effects of Player cards with these tags"
+            changed = replace(side, abilities=())
+        else:
             match = ("before_match", "during_match", "after_match")
-            return replace(side, abilities=tuple(replace(a, cost=()) if a.timing in match else a for a in side.abilities))
-    return side
+            changed = replace(side, abilities=tuple(replace(a, cost=()) if a.timing in match else a for a in side.abilities))
+        kept = _FACES[key] = (side, changed)
+    return kept[1]
+
+
+def _face_change(tx: Tx, seat: int) -> tuple[str, tuple[str, ...]] | None:
+    """How the seat's referee changes its tagged footballers' faces: ("tagged_ignore" or "tagged_free", the tags), or
+    None (no referee called, or his cell changes no face); kept for the seat while the calls stay the same."""
+    mine = _calls(tx.state)
+    if not mine.calls:
+        return None
+    kept = _FACE_CHANGES.get(seat)
+    if kept is not None and kept[0] is mine and kept[1] is tx.profile:
+        return kept[2]
+    found = called(tx.profile, tx.state, seat)
+    out = None
+    if found is not None:
+        ops = {e.op for e in found[1].effects}
+        op = next((o for o in ("tagged_ignore", "tagged_free") if o in ops), None)
+        out = (op, found[2]) if op is not None else None
+    _FACE_CHANGES[seat] = (mine, tx.profile, out)
+    return out
+
+
+#: The face change of each seat's referee, kept with the calls (and deck) it was read from.
+_FACE_CHANGES: dict[int, tuple[Calls, Any, tuple[str, tuple[str, ...]] | None]] = {}
+#: A face as a referee's cell changes it, by (the printed face, the op): (the printed face, the changed one).
+_FACES: dict[tuple[int, str], tuple[PlayerSide, PlayerSide]] = {}
 
 
 def _tactics(tx: Tx, club: Any, count: int) -> int:

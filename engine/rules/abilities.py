@@ -32,18 +32,28 @@ def card_abilities(tx: Tx, club: Club) -> tuple[tuple[str, tuple[Ability, ...]],
     # the key holds only what the answer depends on: Staff cards by id while available (not their exhaustion or
     # resources), of the running modifiers only the adboards whose bonus was taken
     board = tx.board(club.seat) if club.infrastructure else None
+    found = _KEPT.get(club.seat)
+    if found is not None and found[0] is tx.profile and found[1] is board:
+        # the very parts the key was made from (an event that touches none of them keeps them as they were)
+        parts = found[4]
+        if (parts[0] is club.staff and parts[1] is club.mods and parts[2] is club.directors
+                and parts[3] is club.suspended and parts[4] is club.adboards and parts[5] is club.infrastructure
+                and parts[6] == club.shirt):
+            return found[3]  # type: ignore[no-any-return]
     staff = tuple([h.id for h in club.staff if not (h.injury > 0 or h.suspension > 0)]) if club.staff else ()
     bonus = tuple([a for a in club.adboards if club.mod(f"adboard_bonus:{a}")]) if club.adboards else ()
     key = (club.directors, club.suspended, staff, club.shirt, club.adboards, bonus, club.infrastructure)
-    found = _KEPT.get(club.seat)
+    parts = (club.staff, club.mods, club.directors, club.suspended, club.adboards, club.infrastructure, club.shirt)
     if found is not None and found[0] is tx.profile and found[1] is board and found[2] == key:
+        _KEPT[club.seat] = (*found[:4], parts)
         return found[3]  # type: ignore[no-any-return]
     out = _card_abilities(tx, club, None)
-    _KEPT[club.seat] = (tx.profile, board, key, out)
+    _KEPT[club.seat] = (tx.profile, board, key, out, parts)
     return out
 
 
-_KEPT: dict[int, tuple[Any, Any, tuple[Any, ...], tuple[tuple[str, tuple[Ability, ...]], ...]]] = {}
+#: Each seat's latest answer: (profile, board, key, abilities, the club's parts the key was made from).
+_KEPT: dict[int, tuple[Any, Any, tuple[Any, ...], tuple[tuple[str, tuple[Ability, ...]], ...], tuple[Any, ...]]] = {}
 
 
 def _card_abilities(tx: Tx, club: Club, hook: Any) -> tuple[tuple[str, tuple[Ability, ...]], ...]:

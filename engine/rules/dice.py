@@ -90,16 +90,19 @@ def on_roll(tx: Tx) -> None:
     if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
         raise E.BadEvent(E.BAD_FIELD.format(type="roll", field="seat", why="a seat number, or null for an Opponent die"))
     team = ev.get("team")
-    waiting = [p for p in tx.state.pending if p.need == "roll" and p.seat == seat and (team is None or p.team == team)]
+    pending = None
+    for p in tx.state.pending:  # the first roll awaited of the seat (of the team named)
+        if p.need == "roll" and p.seat == seat and (team is None or p.team == team):
+            pending = p
+            break
     if seat is not None:
         tx.club(seat)
-    if not waiting:
+    if pending is None:
         held = any(p.need == "keep_or_reroll" and p.seat == seat for p in tx.state.pending)
         who = f"Seat {seat}" if seat is not None else "the Opponent dice" + (f" of {team}" if team else "")
         if held:
             raise E.NotAllowed(E.KEEP_OR_REROLL_FIRST.format(seat=seat))
         raise E.NotAllowed(E.NOT_WAITING_ROLL.format(who=who))
-    pending = waiting[0]
     _hold_or_resolve(tx, pending, _value(tx, pending.die))
 
 

@@ -453,14 +453,18 @@ def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResu
                     scorers[card] += 1
         defenders = tuple(sorted(ours_defence, reverse=True))
         conceded = _goals(their_att, defenders)
-        out.append(ZoneResult(zone, facing, tuple(s for s, _ in attackers), defenders, their_att, d, scored, conceded))
+        out.append(ZoneResult(zone, facing, tuple([s for s, _ in attackers]), defenders, their_att, d, scored, conceded))
     return out, scorers
 
 
 def _goals(attackers: tuple[int, ...], defenders: tuple[int, ...]) -> int:
     """`zone_goals` of Strengths already strongest first."""
     n = len(defenders)
-    return sum(1 for i, s in enumerate(attackers) if i >= n or s > defenders[i])
+    goals = 0
+    for i, s in enumerate(attackers):
+        if i >= n or s > defenders[i]:
+            goals += 1
+    return goals
 
 
 def _changed_lines(club: Club, opponent: Opponent) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
