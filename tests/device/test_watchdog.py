@@ -33,7 +33,8 @@ class Notifier:
 
 @pytest.fixture
 def fast_stall(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hardware_module, "STALL_SECONDS", 0.3)
+    # short enough for a test, long enough that a busy machine's slow turn (a hub's read waits 0.1 s) is no stall
+    monkeypatch.setattr(hardware_module, "STALL_SECONDS", 1.0)
 
 
 def pings_after(hardware: Any, trouble: Any, caplog: pytest.LogCaptureFixture) -> tuple[int, int]:
@@ -90,7 +91,11 @@ def test_a_dead_hub_thread_stops_the_pings(fast_stall: None, caplog: pytest.LogC
     hardware.start(lambda reading: None)
     try:
         hub = next(iter(hardware.hubs.values()))
-        before, after = pings_after(hardware, hub._stop.set, caplog)  # the thread ends as if it had crashed
+        def crash() -> None:  # the thread ends as if it had crashed, before the watchdog looks again
+            hub._stop.set()
+            hub._thread.join(WAIT)
+
+        before, after = pings_after(hardware, crash, caplog)
         assert after == before
         said = [r.getMessage() for r in caplog.records if serve.WATCHDOG_WITHHELD in r.getMessage()]
         assert said == [HUB_THREAD_DEAD.format(name=hub.name) + " " + serve.WATCHDOG_WITHHELD]
