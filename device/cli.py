@@ -246,8 +246,8 @@ def keep_profiles() -> None:
 
 @contextlib.contextmanager
 def starting() -> Iterator[None]:
-    """Start the table with the garbage collector at rest, without looking for pydantic plugins, and with pydantic
-    models built when first used.
+    """Start the table with its threads sharing one malloc arena, the garbage collector at rest, without looking for
+    pydantic plugins, and with pydantic models built when first used.
 
     Nearly everything made while the table starts (its modules, the deck, the page's routes) lives as long as the
     table, so sweeping it again and again while it grows costs about a tenth of the start and frees next to
@@ -260,6 +260,9 @@ def starting() -> Iterator[None]:
     needs them only when /openapi.json is first asked for, so pydantic's ``defer_build`` is the default for the
     models made while the table runs: each is built on its first use, and checks exactly as it would have.
     """
+    from drivers.memory import one_arena
+
+    one_arena()  # before any thread of the table starts (the game log's, the drivers'): they share one arena
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     sys.modules.setdefault("pydantic.v1", None)  # type: ignore[arg-type]
     from pydantic import BaseModel
