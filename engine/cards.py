@@ -791,12 +791,20 @@ class Profile:
     description: str = ""
     #: each registered module's data read from the deck folder: module name -> file name -> the module's data
     module_data: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
+    #: the cards of each kind, in file order (sorted once: a deck is searched kind by kind while a game is played)
+    by_kind: Mapping[str, tuple[AnyCard, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        kinds: dict[str, list[AnyCard]] = {kind: [] for kind in KIND_PREFIXES}
+        for card in self.cards.values():
+            kinds.setdefault(card.kind, []).append(card)
+        object.__setattr__(self, "by_kind", MappingProxyType({kind: tuple(cards) for kind, cards in kinds.items()}))
 
     def cards_of(self, kind: str) -> list[AnyCard]:
         """Every card of a kind, in file order (an unknown kind raises KeyError)."""
         if kind not in KIND_PREFIXES:
             raise KeyError(f'unknown card kind "{kind}"; kinds are: {", ".join(CARD_KINDS)}')
-        return [c for c in self.cards.values() if c.kind == kind]
+        return list(self.by_kind[kind])
 
     def card(self, card_id: str) -> AnyCard:
         """One card by id (KeyError naming the id when unknown)."""

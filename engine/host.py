@@ -320,6 +320,8 @@ class Rules:
         names = {m.name for m in chosen}
         #: the hooks some part of this game fills (a rule may skip asking one nobody fills)
         self.filled = frozenset(name for name in HOOKS if any(name in part.hooks for part in parts))
+        #: whether some part of this game changes the face a footballer shows (the ``footballer`` hook)
+        self.faces = "footballer" in self.filled
         own = {"deck": (lambda profile, game, kind, cards: _module_cards(names, cards)),
                "not_dealt": (lambda profile, game, card: _card_not_played(names, card))}
         for name, hook in HOOKS.items():
@@ -327,8 +329,12 @@ class Rules:
             if name in own:  # the host's own part: a card of a rule module is dealt only in games that play it
                 fillers = (own[name], *fillers)
             setattr(self, name, _combine(hook.kind, fillers))
+        #: the boards the ``board`` hook answered, by seat: (printed board, the slices, answer); None when no part
+        #: of this game fills the hook (every seat plays with the printed board)
+        self.boards: dict[int | None, tuple[Any, Any, Any]] | None = None
         if any("board" in part.hooks for part in parts):
-            self.board = _kept(self.board)  # type: ignore[attr-defined,has-type]
+            self.boards = {}
+            self.board = _kept(self.board, self.boards)  # type: ignore[attr-defined,has-type]
 
     def phase(self, stage: str) -> Phase:
         """The phase of a stage (KeyError naming it when no part of this game declares it)."""
@@ -424,10 +430,10 @@ def _combine(kind: str, fillers: tuple[Fn, ...]) -> Fn:
     raise ValueError(f"no hook kind {kind!r}")
 
 
-def _kept(board_hook: Fn) -> Fn:
-    """The ``board`` hook, each answer kept for the board it was given, the seat and the modules' slices: every rule
-    that reads a table asks it, and the answer only changes when a slice does (a club placing its cards)."""
-    kept: dict[int | None, tuple[Any, Any, Any]] = {}  # by seat: the latest answer
+def _kept(board_hook: Fn, kept: dict[int | None, tuple[Any, Any, Any]]) -> Fn:
+    """The ``board`` hook, each answer kept (in ``kept``, by seat: the latest) for the board it was given, the seat
+    and the modules' slices: every rule that reads a table asks it, and the answer only changes when a slice does (a
+    club placing its cards)."""
 
     def board(profile: Any, state: Any, seat: int | None, printed: Any) -> Any:
         slices = state.modules

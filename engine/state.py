@@ -33,8 +33,8 @@ def evolve(obj: T, **changes: Any) -> T:
     index = _FIELDS.get(cls) or _fields(cls)
     values = [*obj]  # type: ignore[misc]
     try:
-        for name, value in changes.items():
-            values[index[name]] = value
+        for name in changes:
+            values[index[name]] = changes[name]
     except KeyError as err:
         raise ValueError(f"{cls.__name__} has no field {err.args[0]!r}") from None
     return _new(cls, values)  # type: ignore[no-any-return]
@@ -263,7 +263,14 @@ class State(NamedTuple):
 
     def club(self, seat: int) -> Club | None:
         """The club at a seat, or None."""
-        for c in self.clubs:
+        clubs = self.clubs
+        try:  # clubs lie in seat order, one a seat: seat n is mostly the n-th
+            c = clubs[seat - 1]
+            if c[0] == seat:  # its seat
+                return c
+        except (TypeError, IndexError):
+            pass
+        for c in clubs:
             if c.seat == seat:
                 return c
         return None

@@ -49,26 +49,36 @@ class Tx:
 
     def club(self, seat: int) -> Club:
         """The club at a seat (UnknownSeat when there is none)."""
-        for club in self.state.clubs:
-            if club.seat == seat:
-                return club
-        raise E.UnknownSeat(E.UNKNOWN_SEAT.format(seat=seat))
+        club = self.state.club(seat)
+        if club is None:
+            raise E.UnknownSeat(E.UNKNOWN_SEAT.format(seat=seat))
+        return club
 
     def put(self, club: Club) -> Club:
         """Store a changed club in the state and return it."""
         seat = club.seat
         state = self.state
         clubs = state.clubs
-        i = 0
-        for c in clubs:
-            if c.seat == seat:
-                values = [*state]
-                values[_CLUBS] = (*clubs[:i], club, *clubs[i + 1:])
-                values[_EVENTS] = self.count
-                self.state = _new(State, values)
-                return club
-            i += 1
-        return club  # no club at that seat: nothing to store
+        try:  # clubs lie in seat order, one a seat: seat n is mostly the n-th
+            i = seat - 1
+            found = clubs[i][0] == seat
+        except (TypeError, IndexError):
+            found = False
+        if not found:
+            i = 0
+            for c in clubs:
+                if c.seat == seat:
+                    break
+                i += 1
+            else:
+                return club  # no club at that seat: nothing to store
+        values = [*state]
+        changed = [*clubs]
+        changed[i] = club
+        values[_CLUBS] = tuple(changed)
+        values[_EVENTS] = self.count
+        self.state = _new(State, values)
+        return club
 
     def update(self, seat: int, fn: Callable[[Club], Club]) -> Club:
         """Apply a function to a club and store the result."""
@@ -81,15 +91,27 @@ class Tx:
     def put_slice(self, module: str, value: Any) -> None:
         """Store a module's changed slice."""
         state = self.state
+        slices = [*state.modules]
+        i = 0
+        for key, _ in slices:
+            if key == module:
+                slices[i] = (key, value)
+            i += 1
         values = [*state]
-        values[_MODULES] = tuple([(k, value if k == module else v) for k, v in state.modules])
+        values[_MODULES] = tuple(slices)
         values[_EVENTS] = self.count
         self.state = _new(State, values)
 
     def board(self, seat: int | None = None) -> Board:
         """The board tables a seat plays with (None: the shared League table's), as the game's modules make them."""
-        profile = self.profile
-        return self.rules.board(profile, self.state, seat, profile.board)  # type: ignore[attr-defined,no-any-return]
+        printed = self.profile.board
+        boards = self.rules.boards
+        if boards is None:  # no module of this game changes a board
+            return printed
+        found = boards.get(seat)  # the answer kept while the slices stay the same (`engine.host`)
+        if found is not None and found[1] is self.state.modules and found[0] is printed:
+            return found[2]  # type: ignore[no-any-return]
+        return self.rules.board(self.profile, self.state, seat, printed)  # type: ignore[attr-defined,no-any-return]
 
     def card(self, card_id: Any, *kinds: str) -> Any:
         """A card of the profile, checked to be of one of the kinds."""

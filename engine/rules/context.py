@@ -39,7 +39,9 @@ def event_roll(ev: Mapping[str, Any]) -> int | None:
 
 def event_targets(ev: Mapping[str, Any]) -> list[str]:
     """The cards the event chooses for effects that say "of your choice", in order."""
-    targets = ev.get("targets") or []
+    targets = ev.get("targets")
+    if not targets:  # most events choose nothing
+        return []
     if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
         raise E.BadEvent(E.BAD_FIELD.format(type=ev.get("type"), field="targets", why="a list of card ids"))
     return list(targets)
@@ -81,7 +83,8 @@ def describe_quad(q: Quad) -> str:
 
 def pay(club: Club, cost: Quad, what: str) -> Club:
     """Pay a cost from the club's supply, or raise NotEnoughResources naming what is missing."""
-    if any(c > h for c, h in zip(cost, club.res)):
+    res = club.res
+    if cost[0] > res[0] or cost[1] > res[1] or cost[2] > res[2] or cost[3] > res[3]:
         raise E.NotEnoughResources(
             E.NOT_ENOUGH.format(seat=club.seat, what=what, cost=describe_quad(cost), have=describe_quad(club.res))
         )
@@ -165,9 +168,10 @@ def side_of(tx: Tx, held: Held, club: Club | None = None) -> PlayerSide:
     """The face a footballer card a club holds shows now: its up side, as the game's modules change it."""
     card: PlayerCard = tx.profile.cards[held.id]  # type: ignore[assignment]
     side = card.trained if held.trained else card.untrained
-    if "footballer" not in tx.rules.filled:  # no module changes a footballer's face
+    rules = tx.rules
+    if not rules.faces:  # no module changes a footballer's face
         return side
-    return tx.rules.footballer(tx, club, held, side)  # type: ignore[attr-defined,no-any-return]
+    return rules.footballer(tx, club, held, side)  # type: ignore[attr-defined,no-any-return]
 
 
 def replace_held(club: Club, held: Held) -> Club:
@@ -182,7 +186,23 @@ def replace_held(club: Club, held: Held) -> Club:
 
 def owner_of(state: State, card_id: str) -> Club | None:
     """The club holding a card anywhere on its boards (footballer, Staff, Director, Sponsor, Objective...)."""
-    for c in state.clubs:
+    clubs = state.clubs
+    kept = _OWNERS[0]
+    if kept[0] is clubs:
+        owners = kept[1]
+        if owners.__class__ is dict:
+            if card_id.__class__ is str:
+                return owners.get(card_id)  # type: ignore[no-any-return]
+        elif owners >= 2:  # asked a third time about the same clubs (a deck searched card by card): index them once
+            owners = _owners(clubs)
+            _OWNERS[0] = (clubs, owners)
+            if card_id.__class__ is str:
+                return owners.get(card_id)
+        else:
+            _OWNERS[0] = (clubs, owners + 1)
+    else:
+        _OWNERS[0] = (clubs, 1)
+    for c in clubs:
         if (
             c.held(card_id) is not None
             or card_id in c.directors
@@ -197,9 +217,33 @@ def owner_of(state: State, card_id: str) -> Club | None:
     return None
 
 
+#: The clubs `owner_of` was last asked about, with how many times it was, or once asked thrice every card they hold
+#: by id.
+_OWNERS: list[tuple[Any, int | dict[Any, Club]]] = [((), 0)]
+
+
+def _owners(clubs: tuple[Club, ...]) -> dict[Any, Club]:
+    """Each card the clubs hold anywhere on their boards, with the first club (in seat order) holding it."""
+    out: dict[Any, Club] = {}
+    add = out.setdefault
+    for c in clubs:
+        for h in c.players:
+            add(h.id, c)
+        for h in c.staff:
+            add(h.id, c)
+        for group in (c.directors, c.opponents, c.tactics, c.adboards):
+            for card_id in group:
+                add(card_id, c)
+        add(c.shirt, c)
+        add(c.objective, c)
+        add(c.board_card, c)
+    return out
+
+
 def turn_order(state: State) -> list[int]:
     """Seats in playing order this week, from the First player clockwise (rising seat numbers)."""
-    seats = sorted(c.seat for c in state.clubs)
+    seats = [c.seat for c in state.clubs]
+    seats.sort()
     if state.first_seat in seats:
         k = seats.index(state.first_seat)
         seats = seats[k:] + seats[:k]
