@@ -776,11 +776,12 @@ def _transfer_turns(rec: Recorder, week: int) -> None:
                   view={"modules.transfers.last.kind": "offer", "modules.transfers.last.buyer": seller})
     elif week == 2:
         youngster = STARTERS[seller][1]
-        rec.tap(f"seat{seller}.tap", youngster, f"Week 2, Tuesday: Seat {seller} taps its Youngster; its button steps "
-                                                 "to 'Auction' and a hold opens the auction at his Strength + 2.")
-        while "Auction" not in table.screen(f"seat{seller}.screen").headline:
-            rec.press(f"seat{seller}.roll")
-        rec.hold(f"seat{seller}.roll")
+        name = table.session.profile.cards[youngster].name
+        rec.tap(f"seat{seller}.tap", youngster, f"Week 2, Tuesday: Seat {seller} taps its Youngster. Untrained, he cannot "
+                                                "be sold to the supply (000 l.468) but may be auctioned (003 l.41): the "
+                                                f"screen asks 'Auction {name}?' and a press opens the auction at his "
+                                                "Strength + 2.")
+        rec.press(f"seat{seller}.roll")
         ask = table.view()["modules"]["transfers"]["auction"]["ask"]
         rec.check("Every screen shows the card, the asking price and whose turn it is to bid.",
                   screen={f"seat{s}.screen": f"Ask €{ask}" for s in SEATS})
