@@ -258,7 +258,8 @@ def starting() -> Iterator[None]:
     FastAPI takes as "no version 1 models here".  FastAPI defines some forty models of an OpenAPI document as it is
     imported, and pydantic would build each one's validator there and then (about a fifteenth of the start); the table
     needs them only when /openapi.json is first asked for, so pydantic's ``defer_build`` is the default for the
-    models made while the table runs: each is built on its first use, and checks exactly as it would have.
+    models made while the table runs (FastAPI's own rebuild of three of them at import too): each is built on its first
+    use, and checks exactly as it would have.
     """
     from drivers.memory import one_arena
 
@@ -271,6 +272,8 @@ def starting() -> Iterator[None]:
     deferred = "defer_build" not in config
     if deferred:
         config["defer_build"] = True
+    rebuild = BaseModel.__dict__["model_rebuild"]
+    BaseModel.model_rebuild = classmethod(_later_for_openapi_models(rebuild.__func__))  # type: ignore[method-assign,assignment]
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -278,8 +281,23 @@ def starting() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+        BaseModel.model_rebuild = rebuild  # type: ignore[method-assign]
         if deferred:
             config.pop("defer_build", None)
+
+
+def _later_for_openapi_models(rebuild: Any) -> Any:
+    """pydantic's ``model_rebuild``, except that FastAPI's three recursive OpenAPI document models, which FastAPI's
+    module rebuilds as it is imported (about 50 ms), are left to be built on their first use like every other model
+    made while the table starts: pydantic builds a model that is not complete yet when it is first used, resolving
+    its names in its module, as that rebuild would have."""
+
+    def model_rebuild(cls: Any, *args: Any, **kwargs: Any) -> Any:
+        if cls.__module__ == "fastapi.openapi.models" and not args and not kwargs:
+            return None
+        return rebuild(cls, *args, **kwargs)
+
+    return model_rebuild
 
 
 @contextlib.contextmanager
