@@ -798,7 +798,9 @@ class Interpreter:
             return Message(FORMATION.format(shape=choice), (PRESS_STEPS_HOLD_DECLARES,))
         if pending.kind == "ways":
             way = "cancel" if choice == CANCEL else str(choice["type"])
-            return Message(f"{pending.prompt}: {WAY_WORDS.get(way, way)}", (PRESS_STEPS_HOLD_CHOOSES,))
+            words = (f"Sign {CONTRACT_WORDS.get(str(choice['contract']), choice['contract'])}" if way == "sponsor"
+                     else WAY_WORDS.get(way, way))
+            return Message(f"{pending.prompt}: {words}", (PRESS_STEPS_HOLD_CHOOSES,))
         words = {"contract": CONTRACT_WORDS, "objective": RESULT_WORDS}.get(pending.kind, STAT_WORDS)
         hint = {"contract": PRESS_STEPS_HOLD_SIGNS, "objective": PRESS_STEPS_HOLD_TELLS}.get(pending.kind, PRESS_STEPS_HOLD_ROLLS)
         return Message(f"{pending.prompt}: {words.get(choice, choice)}", (hint,))

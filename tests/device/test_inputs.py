@@ -202,6 +202,16 @@ def test_a_footballer_the_engine_lets_go_two_ways_steps_them_with_the_button_and
     assert interp.handle(hold(2), game).events == ({"type": "auction", "seat": 2, "card": "pl_01"},)
 
 
+def test_a_sponsor_of_the_club_whose_action_and_contracts_the_engine_takes_steps_through_them_all(clock: Clock) -> None:
+    interp = make(clock)
+    game = Game(TURN, held={2: {"sp_01"}}, sponsors=("shirt",))
+    game.uses = lambda seat, card: [Use({"type": "use_card", "seat": seat, "card": card}, None),  # type: ignore[method-assign]
+                                    Use({"type": "sponsor", "seat": seat, "card": card, "contract": "shirt"}, None)]
+    assert interp.handle(tap(2, "sp_01"), game).messages[2].headline == "SP_01: Use it"
+    assert interp.handle(press(2), game).messages[2].headline == "SP_01: Sign Shirt"
+    assert interp.handle(hold(2), game).events == ({"type": "sponsor", "seat": 2, "card": "sp_01", "contract": "shirt"},)
+
+
 def test_a_footballer_the_engine_lets_go_one_way_only_is_asked_once(clock: Clock) -> None:
     interp = make(clock)
     untrained = Game(TURN, held={2: {"pl_01"}}, refuses={"sell": "PL_01 is not trained: only trained footballers "
