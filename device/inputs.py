@@ -258,6 +258,12 @@ class _Pending:
     """Setup cards: the event lists every card tapped (``cards``) rather than one (``card``)."""
 
 
+def _main_use(uses: Sequence[CardUse]) -> CardUse | None:
+    """What a card is for, of the uses the engine lists: its use besides its action (a hire, a sale, a contract)
+    when it has one, else its action; None for a card the deck does not have."""
+    return next((u for u in uses if u.event.get("type") != "use_card"), uses[0] if uses else None)
+
+
 def _die(entry: Mapping[str, Any], dice_by_name: Mapping[str, Die]) -> Die:
     """The die an awaited roll names (d6 unless the entry says otherwise)."""
     name = str(entry.get("die", "d6"))
@@ -539,7 +545,7 @@ class Interpreter:
         if not taken:
             # Refused before the confirming press (an untrained footballer cannot be sold, a card the club cannot
             # pay cannot be hired): the engine's reason for the use the card is for besides its action, if any.
-            refused = next((u for u in uses if u.event.get("type") != "use_card"), uses[0] if uses else None)
+            refused = _main_use(uses)
             if refused is None:
                 return self._ask_engine(seat, self._meaning(seat, card, kind, game), game)
             return self._refuse(seat, str(refused.why_not), refused.event)
@@ -705,10 +711,9 @@ class Interpreter:
     def _meaning(seat: int, card: str, kind: str, game: Game) -> dict[str, Any]:
         """The event a card stands for when nothing awaited fits it (its kind's own use; an owned card's action)."""
         event_type = MEANINGS.get(kind)
-        if event_type is None:  # the card's use besides its action (a hire, a sale, a contract), as the engine lists
-            uses = [u.event for u in game.uses(seat, card)]
-            return dict(next((e for e in uses if e.get("type") != "use_card"), {"type": "use_card", "seat": seat,
-                                                                                 "card": card}))
+        if event_type is None:
+            main = _main_use(tuple(game.uses(seat, card)))
+            return dict(main.event) if main is not None else {"type": "use_card", "seat": seat, "card": card}
         if event_type == "kickoff":
             return {"type": event_type, "seat": seat}
         if event_type == "objective_result":
