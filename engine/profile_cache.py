@@ -5,6 +5,8 @@ only when its fingerprint matches: the deck's folder, the bytes of every file th
 files of the engine and of the registered modules' readers, and the Python version.  A kept file that is missing,
 stale, damaged or unreadable is passed over, and the profile is built from the deck's files as always; one that
 cannot be written is not kept.  Only the fingerprint is read before the profile, so a stale file is never unpickled.
+The folder holds the decks of the last `KEPT_DECKS` folders used (a table has one): keeping another passes the
+oldest over for good, so decks tried once and moved away do not fill the cache.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ folder: Path | None = None
 """Where kept profiles live (None: none are kept)."""
 
 _KEY_BYTES = 64  # a SHA-256 in hex, the first line of a kept file
+KEPT_DECKS = 8
+"""How many deck folders' profiles are kept at most: the most recently used."""
+_PATTERN = "profile-*.pickle"
 
 
 def _proxy(items: dict[Any, Any]) -> MappingProxyType[Any, Any]:
@@ -78,9 +83,19 @@ def load(where: Path, key: str | None, kind: type) -> Any:
             if handle.read(_KEY_BYTES + 1) != key.encode() + b"\n":
                 return None
             profile = pickle.load(handle)
+            _used(handle.fileno())
     except Exception:  # noqa: BLE001 - missing, damaged or written by other code: built from the files instead
         return None
     return profile if isinstance(profile, kind) else None
+
+
+def _used(handle: int) -> None:
+    """Mark a kept file as used now: the last to be passed over when the folder is pruned (a folder that cannot be
+    written keeps its files as they are)."""
+    try:
+        os.utime(handle)
+    except OSError:
+        pass
 
 
 def keep(where: Path, key: str | None, profile: Any) -> None:
@@ -101,3 +116,18 @@ def keep(where: Path, key: str | None, profile: Any) -> None:
             raise
     except (OSError, pickle.PicklingError, TypeError, AttributeError):
         return
+    _prune(target.parent)
+
+
+def _prune(where: Path) -> None:
+    """Pass over all but the `KEPT_DECKS` most recently used kept profiles (quietly leaving what cannot be removed)."""
+    try:
+        found = [(path.stat().st_mtime, path) for path in where.glob(_PATTERN)]
+    except OSError:
+        return
+    found.sort(reverse=True)
+    for _, path in found[KEPT_DECKS:]:
+        try:
+            path.unlink()
+        except OSError:
+            pass

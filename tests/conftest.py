@@ -8,6 +8,10 @@ in processes of their own, or play games far on the simulated table.  Everything
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+
 import pytest
 
 NOT_QUICK = (
@@ -76,3 +80,25 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         (left if slow or item.nodeid.startswith(NOT_QUICK) else kept).append(item)
     config.hook.pytest_deselected(items=left)
     items[:] = kept
+
+
+_CACHE_ENV = "XDG_CACHE_HOME"
+_cache_before: list[str | None] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Tables started by the tests keep their checked decks in a folder of this run, not in the user's own cache
+    (where hundreds of temporary decks would pass over the deck of the user's table)."""
+    _cache_before.append(os.environ.get(_CACHE_ENV))
+    os.environ[_CACHE_ENV] = tempfile.mkdtemp(prefix="touchline-test-cache-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = os.environ.get(_CACHE_ENV)
+    before = _cache_before.pop() if _cache_before else None
+    if before is None:
+        os.environ.pop(_CACHE_ENV, None)
+    else:
+        os.environ[_CACHE_ENV] = before
+    if folder and os.path.basename(folder).startswith("touchline-test-cache-"):
+        shutil.rmtree(folder, ignore_errors=True)

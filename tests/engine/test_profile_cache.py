@@ -82,3 +82,20 @@ def test_a_folder_that_cannot_be_written_keeps_nothing_and_the_deck_still_loads(
     finally:
         profile_cache.folder = None
         loader.clear_cache()
+
+
+def test_the_folder_keeps_the_most_recently_used_decks_only(kept: Path, tmp_path: Path) -> None:
+    """A shop that tries many decks (or a test run that makes hundreds) does not fill the disk: the decks of the last
+    `KEPT_DECKS` folders used are kept, and the deck in use is never the one passed over."""
+    decks = [Path(shutil.copytree(DEMO_FOLDER, tmp_path / f"deck-{n}")) for n in range(profile_cache.KEPT_DECKS + 3)]
+    load_profile(decks[0])
+    for n, deck in enumerate(decks[1:], start=1):
+        restart()
+        load_profile(deck)
+        restart()
+        load_profile(decks[0])  # the table's own deck, used again after each other one
+        assert len(list(kept.iterdir())) == min(n + 1, profile_cache.KEPT_DECKS)
+    kept_now = {file.name for file in kept.iterdir()}
+    assert profile_cache._file(decks[0]).name in kept_now
+    assert profile_cache._file(decks[-1]).name in kept_now
+    assert profile_cache._file(decks[1]).name not in kept_now  # the oldest of the others
