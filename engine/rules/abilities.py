@@ -34,9 +34,10 @@ def card_abilities(tx: Tx, club: Club) -> tuple[tuple[str, tuple[Ability, ...]],
     board = tx.board(club.seat) if club.infrastructure else None
     found = _KEPT.get(club.seat)
     if found is not None and found[0] is tx.profile and found[1] is board:
-        # the very parts the key was made from (an event that touches none of them keeps them as they were)
+        # the very parts the key was made from (an event that touches none of them keeps them as they were); the
+        # running modifiers count only for a club with adboards
         parts = found[4]
-        if (parts[0] is club.staff and parts[1] is club.mods and parts[2] is club.directors
+        if (parts[0] is club.staff and (parts[1] is club.mods or not club.adboards) and parts[2] is club.directors
                 and parts[3] is club.suspended and parts[4] is club.adboards and parts[5] is club.infrastructure
                 and parts[6] == club.shirt):
             return found[3]  # type: ignore[no-any-return]

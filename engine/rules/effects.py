@@ -360,14 +360,19 @@ def _strength(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
     if not hit_cards:
         ask_table(tx, ctx, describe_effect(effect))
         return
-    for h in hit_cards:
+    if len(hit_cards) == 1:
+        h = hit_cards[0]
         if lasting == "permanent":
             club = replace_held(club, evolve(h, strength_perm=h.strength_perm + amount))
         else:
             club = replace_held(club, evolve(h, strength_temp=h.strength_temp + amount))
+    else:  # every footballer hit, changed in one copy of the club's cards
+        changed = {h.id: evolve(h, strength_perm=h.strength_perm + amount) if lasting == "permanent"
+                   else evolve(h, strength_temp=h.strength_temp + amount) for h in hit_cards}
+        club = evolve(club, players=tuple([changed.get(h.id, h) for h in club.players]))
     tx.put(club)
-    names = ", ".join(tx.name(h.id) for h in hit_cards)
     if not tx.quiet:
+        names = ", ".join(tx.name(h.id) for h in hit_cards)
         tx.say("strength", club.seat, f"{names}: Strength {amount:+d} ({lasting}).", cards=[h.id for h in hit_cards], amount=amount)
 
 

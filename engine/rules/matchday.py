@@ -8,7 +8,7 @@ from collections import Counter
 from typing import Any, Final, NamedTuple, Sequence
 
 from engine import errors as E
-from engine.cards import STYLES, ZONES, Opponent, PlayerCard, Profile
+from engine.cards import STYLES, ZONES, Opponent, PlayerCard, PlayerSide, Profile
 from engine.rules.abilities import MATCH_TIMINGS, card_abilities, card_actions
 from engine.rules.context import (
     describe_quad,
@@ -29,7 +29,7 @@ from engine.rules.context import (
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying, applying_any, choices_of, consequence_ref
 from engine.rules.league import move_team, week_opponent
 from engine.rules.suspension_and_injury import blank_markers, injury_roll, resting, shed_tokens
-from engine.state import Club, Held, Pending, Placed, State, evolve
+from engine.state import Club, Held, Pending, Placed, State, evolve, evolve1
 from engine.tx import Tx
 
 def zone_goals(attackers: Sequence[int], defenders: Sequence[int]) -> int:
@@ -42,6 +42,11 @@ def zone_goals(attackers: Sequence[int], defenders: Sequence[int]) -> int:
     d = sorted(defenders, reverse=True)
     goals = sum(1 for i, s in enumerate(a) if i >= len(d) or s > d[i])
     return goals
+
+
+#: A named tuple made from its values without the constructor that takes keywords (several times faster): for the
+#: jersey markers of every lineup and the nine zones of every match.
+_new_tuple: Final = tuple.__new__
 
 
 class ZoneResult(NamedTuple):
@@ -147,13 +152,13 @@ def _setup_sides(tx: Tx, club: Club, lineup: tuple[Placed, ...]) -> tuple[tuple[
     """The setup sides known once this lineup is placed: a numbered marker never seen before and fielded plain
     still lies as it was set up, and at the beginning of the game exactly half showed attack and half defence."""
     known = {n for n, _ in club.markers_setup}
-    revealed = tuple(
-        (p.jersey, p.style) for p in lineup
-        if p.card is None and p.jersey is not None and p.jersey not in known and club.marker_side(p.jersey) is None
-    )
+    revealed = []
+    for p in lineup:
+        if p.card is None and p.jersey is not None and p.jersey not in known and club.marker_side(p.jersey) is None:
+            revealed.append((p.jersey, p.style))
     if not revealed:
         return club.markers_setup
-    sides = club.markers_setup + revealed
+    sides = club.markers_setup + tuple(revealed)
     styles = dict(tx.board(club.seat).pitch.start_styles)
     attack = sum(1 for _, side in sides if side == "attack")
     defence = len(sides) - attack
@@ -185,61 +190,75 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
     if len(entries) > pitch.on_pitch or (len(entries) != pitch.on_pitch and not partial):
         raise E.NotAllowed(E.LINEUP_COUNT.format(need=pitch.on_pitch, count=len(entries)))
     placed: list[Placed] = []
-    sides = {h.id: side_of(tx, h, club) for h in club.players}  # each footballer's face, asked once
-    players: dict[str, Held] = {}
+    sides: dict[str, PlayerSide] = {}  # each footballer's face, asked once
     wearing: dict[int, list[Held]] = {}  # the footballers wearing each number
-    for h in club.players:
-        players.setdefault(h.id, h)  # the first of an id, as `Club.held` finds it
-        wearing.setdefault(sides[h.id].jersey, []).append(h)
+    # the numbers worn matter only while some footballer sits out (a plain marker may not stand for a number whose
+    # every card is injured or suspended): without one, only the faces of the cards placed are asked
+    if any([h.unavailable for h in club.players]):
+        for h in club.players:
+            side = sides[h.id] = side_of(tx, h, club)
+            wearing.setdefault(side.jersey, []).append(h)
     shown: dict[int, str] = {}  # the side each numbered marker shows
     for number, shows in club.markers:
         shown.setdefault(number, shows)
+    numbered = frozenset(pitch.jerseys)
+    numbers: list[int] = []
+    cards: list[str] = []
+    per_zone: dict[str, int] = {}
+    per_section: dict[str, int] = {}
     for e in entries:
         zone = e.get("zone")
-        if zone not in ZONES:
+        try:
+            section = ZONE_SECTION.get(zone)
+        except TypeError:  # not even a name
+            section = None
+        if section is None:
             raise E.NotAllowed(E.LINEUP_ZONE.format(zone=zone, known=", ".join(ZONES)))
         jersey = e.get("jersey")
         card_id = e.get("card")
         style = e.get("style")
-        if jersey is not None and (not isinstance(jersey, int) or isinstance(jersey, bool) or jersey not in pitch.jerseys):
+        if jersey is not None and (not isinstance(jersey, int) or isinstance(jersey, bool) or jersey not in numbered):
             raise E.NotAllowed(E.LINEUP_JERSEY_UNKNOWN.format(jersey=jersey, known=", ".join(map(str, pitch.jerseys))))
         if card_id is not None:
             card = tx.card(card_id, "player", "youngster", "veteran")
-            held = players[card.id] if card.id in players else club.held(card.id)
+            held = club.held(card.id)
             if held is None:
                 raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=club.seat, name=card.name))
             if held.unavailable:
                 raise E.NotAllowed(E.LINEUP_UNAVAILABLE.format(name=card.name))
-            side = sides[held.id]
-            wanted = side.jersey if side.jersey in pitch.jerseys else None
+            side = sides.get(held.id)
+            if side is None:
+                side = sides[held.id] = side_of(tx, held, club)
+            wanted = side.jersey if side.jersey in numbered else None
             if jersey is None and wanted is not None:
                 jersey = wanted
             if jersey != wanted:
                 raise E.NotAllowed(E.LINEUP_CARD_JERSEY.format(name=card.name, jersey=side.jersey, given=jersey))
-            if ZONE_SECTION[zone] not in side.sections:
+            if section not in side.sections:
                 raise E.NotAllowed(E.LINEUP_CARD_SECTION.format(name=card.name, zone=zone_words(zone),
                                                                 sections=" or ".join(SECTION_WORDS.get(s, s) for s in side.sections)))
             style = side.style
+            cards.append(card_id)
         else:
-            style = _plain_side(tx, club, jersey, style, sides, shown, wearing)
-        placed.append(Placed(zone, jersey, card_id, style))
-    numbers = [p.jersey for p in placed if p.jersey is not None]
+            shows = shown.get(jersey) if jersey is not None else None
+            if shows is not None and (style is None or (style == shows and not wearing)):
+                style = shows  # a numbered marker as it lies, its number not out (what `_plain_side` says, sooner)
+            else:
+                style = _plain_side(tx, club, jersey, style, sides, shown, wearing)
+        placed.append(_new_tuple(Placed, (zone, jersey, card_id, style)))  # `Placed` without its keyword-taking constructor
+        if jersey is not None:
+            numbers.append(jersey)
+        per_zone[zone] = per_zone.get(zone, 0) + 1
+        per_section[section] = per_section.get(section, 0) + 1
     if len(set(numbers)) < len(numbers):  # the first number placed twice
         number = next(n for n, count in Counter(numbers).items() if count > 1)
         raise E.NotAllowed(E.LINEUP_JERSEY_TWICE.format(jersey=number))
     blanks = len(placed) - len(numbers)
     if blanks and blanks > blank_markers(tx, club):
         raise E.NotAllowed(E.LINEUP_BLANKS.format(have=blank_markers(tx, club), count=blanks))
-    cards = [p.card for p in placed if p.card is not None]
     if len(set(cards)) < len(cards):  # the first card placed twice
         card_id = next(c for c, count in Counter(cards).items() if count > 1)
         raise E.NotAllowed(E.LINEUP_CARD_TWICE.format(name=tx.name(card_id)))
-    per_zone: dict[str, int] = {}
-    per_section: dict[str, int] = {}
-    for p in placed:
-        per_zone[p.zone] = per_zone.get(p.zone, 0) + 1
-        section = ZONE_SECTION[p.zone]
-        per_section[section] = per_section.get(section, 0) + 1
     for zone, n in per_zone.items():
         if n > pitch.capacity(zone):
             raise E.NotAllowed(E.LINEUP_ZONE_FULL.format(zone=zone_words(zone, capital=True), cap=pitch.capacity(zone), count=n))
@@ -302,7 +321,10 @@ def check_lineup(tx: Tx, club: Club, *, partial: bool = False) -> Checked:
             raise E.BadEvent(E.BAD_FIELD.format(type="lineup", field="assign", why="amounts cannot be negative"))
         cost = quad_add(cost, extra[card_id])
     club = pay(club, cost, "field this lineup")
-    return Checked(lineup, stands, cost, extra, evolve(club, markers_setup=_setup_sides(tx, club, lineup)))
+    setup = _setup_sides(tx, club, lineup)
+    if setup is not club.markers_setup:
+        club = evolve1(club, "markers_setup", setup)
+    return Checked(lineup, stands, cost, extra, club)
 
 
 def place_lineup(tx: Tx, seat: int) -> None:
@@ -313,14 +335,19 @@ def place_lineup(tx: Tx, seat: int) -> None:
     if club.lineup is not None:
         raise E.NotAllowed(E.ALREADY_LINED_UP.format(seat=seat))
     lineup, stands, cost, extra, club = check_lineup(tx, club)
-    playing = {p.card for p in lineup if p.card}
     for card_id, q in extra.items():
         held = club.held(card_id)
         assert held is not None
         club = replace_held(club, evolve(held, assigned=quad_add(held.assigned, q)))
-    club = flip_markers(club, {p.jersey: p.style for p in lineup if p.jersey is not None})
+    sides = {p.jersey: p.style for p in lineup if p.jersey is not None}
+    shows = dict(club.markers)
+    for jersey, style in sides.items():
+        if shows.get(jersey) != style:  # a marker turns over (one that shows its side already keeps the markers as they are)
+            club = flip_markers(club, sides)
+            break
     tx.put(evolve(club, lineup=lineup, stands=stands))
     if not tx.quiet:
+        playing = {p.card for p in lineup if p.card}
         tx.say(
             "lineup", seat, f"Seat {seat} lines up {len(playing)} footballer card(s) and puts {stands} Fanbase on the Stands (paying {describe_quad(cost)}).",
             players=[{"zone": p.zone, "jersey": p.jersey, "card": p.card, "style": p.style} for p in lineup], stands=stands,
@@ -338,13 +365,37 @@ def apply_mandatory(tx: Tx, seat: int, timing: str) -> None:
     (footballers only when they play); the others are offered to the club (`actions.offered`)."""
     club = tx.club(seat)
     sources = card_abilities(tx, club)
-    if sources:
+    if sources and timing in applying_any(sources):  # most clubs' cards have nothing at this moment
         roll = event_roll(tx.event)
-        if timing in applying_any(sources):  # most clubs' cards have nothing at this moment
-            for source, abilities in sources:
-                if timing in applying(abilities)[0]:
-                    apply_abilities(tx, abilities, timing, Ctx(seat=seat, source=source, label=tx.name(source), roll=roll))
-            club = tx.club(seat)
+        for source, abilities in sources:
+            if timing in applying(abilities)[0]:
+                apply_abilities(tx, abilities, timing, Ctx(seat=seat, source=source, label=tx.name(source), roll=roll))
+        club = tx.club(seat)
+    if club.lineup is None:
+        return
+    faces, mandatory = lineup_faces(tx, club)
+    if timing not in mandatory:  # most footballers have nothing mandatory at this moment
+        return
+    state = tx.state
+    for card_id, (held, side) in faces.items():
+        if tx.state is not state:  # an earlier footballer's effects changed the game: his face is asked again
+            side = side_of(tx, held, club)
+        if timing not in side.mandatory:
+            continue
+        for ability in side.abilities:
+            if ability.timing == timing and not ability.optional:
+                apply_effects(tx, ability.effects, Ctx(seat=seat, source=card_id, label=tx.name(card_id), roll=event_roll(tx.event)))
+
+
+def lineup_faces(tx: Tx, club: Club) -> tuple[dict[str, tuple[Held, PlayerSide]], frozenset[str]]:
+    """The footballer cards of the club's lineup (in its order) with the face each shows now, and the moments at which
+    one of those faces has a mandatory ability.  Worked out once while the event, its state and the club stay the
+    same objects: a match asks them at each of its moments and for every zone."""
+    kept = _FACES_KEPT
+    if kept[0] is tx and kept[1] is tx.state and kept[2] is club:
+        return kept[3]  # type: ignore[no-any-return]
+    faces: dict[str, tuple[Held, PlayerSide]] = {}
+    mandatory: frozenset[str] = frozenset()
     for p in club.lineup or ():
         if p.card is None:
             continue
@@ -352,11 +403,16 @@ def apply_mandatory(tx: Tx, seat: int, timing: str) -> None:
         if held is None:
             continue
         side = side_of(tx, held, club)
-        if timing not in side.mandatory:
-            continue
-        for ability in side.abilities:
-            if ability.timing == timing and not ability.optional:
-                apply_effects(tx, ability.effects, Ctx(seat=seat, source=p.card, label=tx.name(p.card), roll=event_roll(tx.event)))
+        faces[p.card] = (held, side)
+        if side.mandatory:
+            mandatory = mandatory | side.mandatory
+    found = (faces, mandatory)
+    _FACES_KEPT[:] = (tx, tx.state, club, found)
+    return found
+
+
+#: The latest answer of `lineup_faces`, with the event (its `Tx`), the state and the club it was worked out for.
+_FACES_KEPT: list[Any] = [None, None, None, None]
 
 
 def on_tactic_played(tx: Tx) -> None:
@@ -430,30 +486,59 @@ def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResu
     facings = tx.board(club.seat).pitch.faced
     # the Opponent's Strengths in each of its zones, strongest first: as printed unless an effect changes them
     lines = opponent.lines if not club.opp_mods else _changed_lines(club, opponent)
-    # each jersey marker's Strength, once, by zone: (attackers as (Strength, card), defenders' Strength)
-    by_zone: dict[str, tuple[list[tuple[int, str | None]], list[int]]] = {zone: ([], []) for zone in ZONES}
+    faces = lineup_faces(tx, club)[0]
+    # each jersey marker's Strength (`strength_of`), once, in the zones the club fields some:
+    # attackers as (Strength, card), defenders' Strength
+    attack: dict[str, list[tuple[int, str | None]]] = {}
+    defence: dict[str, list[int]] = {}
     for p in club.lineup or ():
-        attack, defence = by_zone[p.zone]
+        card = p.card
+        if card is None:
+            strength = 1
+        elif card in faces:
+            held, side = faces[card]
+            strength = max(0, side.strength + held.strength_temp + held.strength_perm)
+        else:
+            strength = strength_of(tx, club, p)
         if p.style == "attack":
-            attack.append((strength_of(tx, club, p), p.card))
+            if p.zone in attack:
+                attack[p.zone].append((strength, card))
+            else:
+                attack[p.zone] = [(strength, card)]
         elif p.style == "defence":
-            defence.append(strength_of(tx, club, p))
+            if p.zone in defence:
+                defence[p.zone].append(strength)
+            else:
+                defence[p.zone] = [strength]
     scorers: Counter[str] = Counter()
     out = []
     for zone in ZONES:
         facing = facings[zone]
-        ours_attack, ours_defence = by_zone[zone]
-        attackers = sorted(ours_attack, key=_by_strength) if len(ours_attack) > 1 else ours_attack
         their_att, d = lines[facing]
         scored = 0
-        for i, (s, card) in enumerate(attackers):
-            if i >= len(d) or s > d[i]:
-                scored += 1
-                if card:
-                    scorers[card] += 1
-        defenders = tuple(sorted(ours_defence, reverse=True))
-        conceded = _goals(their_att, defenders)
-        out.append(ZoneResult(zone, facing, tuple([s for s, _ in attackers]), defenders, their_att, d, scored, conceded))
+        ours_attack: tuple[int, ...] = ()
+        if zone in attack:
+            attackers = attack[zone]
+            if len(attackers) > 1:
+                attackers.sort(key=_by_strength)
+            n = len(d)
+            for i, (s, card) in enumerate(attackers):
+                if i >= n or s > d[i]:
+                    scored += 1
+                    if card:
+                        scorers[card] = scorers.get(card, 0) + 1
+            ours_attack = tuple([s for s, _ in attackers])
+        if zone in defence:
+            defenders = defence[zone]
+            if len(defenders) > 1:
+                defenders.sort(reverse=True)
+            ours_defence = tuple(defenders)
+            conceded = _goals(their_att, ours_defence) if their_att else 0
+        else:
+            ours_defence = ()
+            conceded = len(their_att)  # nobody defends: each attacker scores
+        # the named tuple made without its keyword-taking constructor: nine for every match
+        out.append(_new_tuple(ZoneResult, (zone, facing, ours_attack, ours_defence, their_att, d, scored, conceded)))
     return out, scorers
 
 
@@ -495,9 +580,9 @@ def on_kickoff(tx: Tx) -> None:
     ev = tx.event
     seat = seat_of(ev)
     club = _before_kickoff(tx, seat, "play its match")
-    waiting = next((p for p in tx.state.pending if p.seat == seat), None)
-    if waiting is not None:  # a roll before the match (a card's effect, a module's dice) comes first
-        raise E.NotAllowed(E.ROLL_BEFORE_KICKOFF.format(seat=seat, die=waiting.die))
+    for waiting in tx.state.pending:
+        if waiting.seat == seat:  # a roll before the match (a card's effect, a module's dice) comes first
+            raise E.NotAllowed(E.ROLL_BEFORE_KICKOFF.format(seat=seat, die=waiting.die))
     card_id = week_opponent(tx.state, club)
     if card_id is None:
         raise E.NotAllowed(E.NO_OPPONENT_CARD.format(seat=seat))
@@ -506,8 +591,11 @@ def on_kickoff(tx: Tx) -> None:
     club = tx.club(seat)
     resolved = tx.rules.match_resolver(tx, seat)  # type: ignore[attr-defined]
     zones, scorers = resolved if resolved is not None else resolve_zones(tx, club, opponent)
-    goals = club.goals + sum(z.scored for z in zones)
-    conceded = club.conceded + sum(z.conceded for z in zones)
+    goals = club.goals
+    conceded = club.conceded
+    for z in zones:
+        goals += z.scored
+        conceded += z.conceded
     result = "win" if goals > conceded else "draw" if goals == conceded else "loss"
     their = {"win": "loss", "loss": "win", "draw": "draw"}[result]
     board = tx.board(None)
@@ -531,8 +619,8 @@ def conclude_match(tx: Tx, seat: int, goals: int, conceded: int, result: str, sc
     club = tx.club(seat)
     points = dict(tx.board(None).league_points)
     club = evolve(club, goals=goals, conceded=conceded, result=result, points=club.points + points[result])
-    word = {"win": "wins", "draw": "draws", "loss": "loses"}[result]
     if not tx.quiet:
+        word = {"win": "wins", "draw": "draws", "loss": "loses"}[result]
         tx.say(
             "result", seat, f"Seat {seat} {word} {goals}–{conceded} against {against} and gains {points[result]} League point(s).",
             goals=goals, conceded=conceded, result=result, points=points[result], **fields,
@@ -549,7 +637,7 @@ def conclude_match(tx: Tx, seat: int, goals: int, conceded: int, result: str, sc
         if h.strength_temp:
             h = evolve(h, strength_temp=0)
         if h.id in playing and tx.rules.experience(tx, club.seat, h, True):  # type: ignore[attr-defined]
-            h = _experience(tx, club.seat, h, scorers[h.id])
+            h = _experience(tx, club.seat, h, scorers.get(h.id, 0))
         players.append(h)
     club = evolve(club, players=tuple(players))
     for card_id, n in sorted(scorers.items()):
@@ -565,17 +653,21 @@ def _experience(tx: Tx, seat: int, held: Held, goals: int) -> Held:
     """Fill an empty experience space for playing (and one for scoring) with a VP token."""
     card: PlayerCard = tx.profile.cards[held.id]  # type: ignore[assignment]
     spaces = card.side(held.trained).experience
+    experience = held.experience
     gained = 0
     filled: set[str] = set()
     for i, kind in enumerate(spaces):
         bit = 1 << i
-        if held.experience & bit or kind in filled:
+        if experience & bit or kind in filled:
             continue
         if kind == "played" or (kind == "scored" and goals):
-            held = evolve(held, experience=held.experience | bit, vp=held.vp + 1)
+            experience |= bit
             filled.add(kind)
             gained += 1
-    if gained:
+    if not gained:
+        return held
+    held = evolve(held, experience=experience, vp=held.vp + gained)
+    if not tx.quiet:
         tx.say("experience", seat, f"{card.name} gains {gained} experience VP token(s).", card=held.id, vp=gained)
     return held
 
