@@ -60,7 +60,7 @@ def advance(tx: Tx) -> None:
         if phase.end is not None:
             phase.end(tx)
         stage, week = after
-        tx.state = evolve(tx.state, stage=stage, week=week)
+        tx.state = evolve(tx.state, stage=stage, week=week, events=tx.count)  # the event counted in the same copy
         begin = rules.phase(stage).begin
         if begin is not None:
             begin(tx)

@@ -418,6 +418,9 @@ def _combine(kind: str, fillers: tuple[Fn, ...]) -> Fn:
         if len(fillers) == 1:
             only = fillers[0]
             return lambda *args: bool(only(*args))
+        if len(fillers) == 2:
+            one, other = fillers  # asked after every event (may the game move on?): no loop for two fillers
+            return lambda *args: bool(one(*args) or other(*args))
 
         def any_(*args: Any) -> bool:
             # asked after every event (may the game move on?): a plain loop, no generator
@@ -452,7 +455,7 @@ _compiled: dict[tuple[str, tuple[str, ...]], Rules] = {}
 
 def rules_for(game: Any) -> Rules:
     """The compiled rules of a game (anything with ``pack`` and ``modules``), built once per choice of modules."""
-    last = _last
+    last = last_rules
     if last and last[0] is game:  # the same game as the last event's (a log is folded event after event)
         return last[1]  # type: ignore[no-any-return]
     key = (game.pack, game.modules)
@@ -465,16 +468,17 @@ def rules_for(game: Any) -> Rules:
         if missing:
             raise KeyError(f"no module {missing[0]!r}")
         found = _compiled[key] = Rules(chosen_pack, tuple(_MODULES[m] for m in game.modules))
-    _last[:] = (game, found)  # kept with the game, so its id cannot be another's
+    last_rules[:] = (game, found)  # kept with the game, so its id cannot be another's
     return found
 
 
-_last: list[Any] = []  # (the game last asked for, its rules)
+#: (the game last asked for, its rules): the reducer reads it before calling `rules_for` (one call less an event)
+last_rules: list[Any] = []
 
 
 def _clear() -> None:
     _compiled.clear()
-    _last.clear()
+    last_rules.clear()
 
 
 rules_for.cache_clear = _clear  # type: ignore[attr-defined]

@@ -44,7 +44,8 @@ def _applied(profile: Profile, state: State, event: Mapping[str, Any], quiet: bo
     if type(event) is not dict and not isinstance(event, Mapping):  # the exact check first: ABC checks are slow
         raise E.BadEvent(E.BAD_FIELD.format(type="?", field="event", why="an event is a mapping with a \"type\""))
     kind = event.get("type")
-    rules = host.rules_for(state.game)
+    last = host.last_rules
+    rules = last[1] if last and last[0] is state.game else host.rules_for(state.game)  # mostly the last event's game
     if kind == GAME_EVENT:
         tx = Tx(profile, rules, state, event, quiet)
         _on_game(tx)
