@@ -163,8 +163,9 @@ HOOKS: Final[Mapping[str, Hook]] = MappingProxyType({
     "week_phases": Hook("pipeline", "(state, week, phases: tuple[str, ...]) -> phases: the stages of a week, in order "
                                     "(insert a phase between Thursday and Matchday, or after a week's End of the round)"),
     "board": Hook("pipeline", "(profile, state, seat | None, board) -> Board: the board tables a seat plays with "
-                              "(None: the shared League table's); it may read the game's options and the modules' "
-                              "slices, nothing else of the state (each answer is kept until a slice changes)"),
+                              "(None: the shared League table's); it may read the game's options and its own "
+                              "module's slice, nothing else of the state (each answer is kept until the slice of a "
+                              "module filling the hook changes)"),
     "footballer": Hook("pipeline", "(tx, club, held, side: PlayerSide) -> PlayerSide: the face a footballer shows "
                                    "(number, symbol, sections, Strength, abilities)"),
     "opponents_needed": Hook("pipeline", "(state, weeks: int, count: int) -> int: Opponent cards each club is dealt"),
@@ -329,12 +330,14 @@ class Rules:
             if name in own:  # the host's own part: a card of a rule module is dealt only in games that play it
                 fillers = (own[name], *fillers)
             setattr(self, name, _combine(hook.kind, fillers))
-        #: the boards the ``board`` hook answered, by seat: (printed board, the slices, answer); None when no part
-        #: of this game fills the hook (every seat plays with the printed board)
-        self.boards: dict[int | None, tuple[Any, Any, Any]] | None = None
+        #: the boards the ``board`` hook answered, by seat: (printed board, the slices, answer, the slices of the
+        #: modules filling the hook); None when no part of this game fills the hook (every seat plays with the
+        #: printed board)
+        self.boards: dict[int | None, tuple[Any, Any, Any, Any]] | None = None
         if any("board" in part.hooks for part in parts):
             self.boards = {}
-            self.board = _kept(self.board, self.boards)  # type: ignore[attr-defined,has-type]
+            own = tuple(m.name for m in chosen if "board" in m.hooks and m.state is not None)
+            self.board = _kept(self.board, self.boards, own)  # type: ignore[attr-defined,has-type]
 
     def phase(self, stage: str) -> Phase:
         """The phase of a stage (KeyError naming it when no part of this game declares it)."""
@@ -433,18 +436,26 @@ def _combine(kind: str, fillers: tuple[Fn, ...]) -> Fn:
     raise ValueError(f"no hook kind {kind!r}")
 
 
-def _kept(board_hook: Fn, kept: dict[int | None, tuple[Any, Any, Any]]) -> Fn:
+def _kept(board_hook: Fn, kept: dict[int | None, tuple[Any, Any, Any, Any]], own: tuple[str, ...]) -> Fn:
     """The ``board`` hook, each answer kept (in ``kept``, by seat: the latest) for the board it was given, the seat
-    and the modules' slices: every rule that reads a table asks it, and the answer only changes when a slice does (a
-    club placing its cards)."""
+    and the slices of the modules filling the hook (``own``): every rule that reads a table asks it, and the answer
+    only changes when one of those slices does (a club placing its Unique Setup cards), not when another module's
+    slice moves (a referee called, a bet placed)."""
 
     def board(profile: Any, state: Any, seat: int | None, printed: Any) -> Any:
         slices = state.modules
         found = kept.get(seat)
-        if found is not None and found[1] is slices and found[0] is printed:
-            return found[2]
+        if found is not None and found[0] is printed:
+            if found[1] is slices:
+                return found[2]
+            key = [value for name, value in slices if name in own]
+            if key == found[3]:  # immutable slices: equal ones give the same board
+                kept[seat] = (printed, slices, found[2], key)
+                return found[2]
+        else:
+            key = [value for name, value in slices if name in own]
         out = board_hook(profile, state, seat, printed)
-        kept[seat] = (printed, slices, out)
+        kept[seat] = (printed, slices, out, key)
         return out
 
     return board

@@ -34,6 +34,9 @@ def field(ev: Mapping[str, Any], name: str, kind: type | tuple[type, ...], doc: 
 
 def event_roll(ev: Mapping[str, Any]) -> int | None:
     """A die result carried by the event for a card's roll (None when it carries none)."""
+    roll = ev.get("roll")
+    if roll is None or roll.__class__ is int:  # the common cases without `field`'s call
+        return roll  # type: ignore[no-any-return]
     return field(ev, "roll", int, "a die result, a whole number", default=None)
 
 
@@ -49,6 +52,9 @@ def event_targets(ev: Mapping[str, Any]) -> list[str]:
 
 def seat_of(ev: Mapping[str, Any]) -> int:
     """The event's seat number."""
+    seat = ev.get("seat")
+    if seat.__class__ is int:  # the common case without `field`'s call
+        return seat  # type: ignore[no-any-return]
     return field(ev, "seat", int, "the seat number, 1 to 4")
 
 
