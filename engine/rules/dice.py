@@ -58,18 +58,37 @@ def _value(tx: Tx, die: str) -> int:
     return value
 
 
-def _hold_or_resolve(tx: Tx, pending: Pending, value: int) -> None:
+def _as(pending: Pending, need: str, value: int) -> Pending:
+    """The awaited roll with another need and value (one copy: a roll is held or rerolled thousands of times a game)."""
+    values = [*pending]
+    values[_NEED] = need
+    values[_VALUE] = value
+    return _new(Pending, values)  # type: ignore[no-any-return]
+
+
+_NEED, _VALUE = Pending._fields.index("need"), Pending._fields.index("value")
+_new = tuple.__new__
+
+
+def _hold_or_resolve(tx: Tx, pending: Pending, value: int, at: int | None = None, club: Club | None = None) -> None:
+    """Hold the result for the club to keep or reroll when it could pay for a reroll; else it takes effect now.
+
+    ``at``: the place of the roll in the awaited tuple when the roll lies there once (it is then held in its place,
+    or taken out, by slicing); None: every copy of ``pending`` is taken out and the held one goes where the first
+    roll equal to it was.  ``club``: the club at ``pending.seat`` as it is now, when the caller has it at hand."""
     seat = pending.seat
     awaited = tx.state.pending
-    rest = tuple([p for p in awaited if p is not pending])
-    if seat is not None and pending.rerollable and _can_reroll(tx.club(seat), pending.purpose):
-        index = awaited.index(pending)
-        held = evolve(pending, need="keep_or_reroll", value=value)
-        tx.state = evolve1(tx.state, "pending", (*rest[:index], held, *rest[index:]))
-        if not tx.quiet:
-            price = "use a free reroll" if _free_reroll(tx.club(seat), pending.purpose) else "spend 1 Fanbase"
-            tx.say("roll", seat, f"Seat {seat} rolled {value} on the {pending.die}: keep it, or {price} to reroll.", die=pending.die, value=value, purpose=pending.purpose, held=True)
-        return
+    rest = tuple([p for p in awaited if p is not pending]) if at is None else awaited[:at] + awaited[at + 1:]
+    if seat is not None and pending.rerollable:
+        if club is None:
+            club = tx.club(seat)
+        if _can_reroll(club, pending.purpose):
+            index = awaited.index(pending) if at is None else at
+            tx.state = evolve1(tx.state, "pending", (*rest[:index], _as(pending, "keep_or_reroll", value), *rest[index:]))
+            if not tx.quiet:
+                price = "use a free reroll" if _free_reroll(club, pending.purpose) else "spend 1 Fanbase"
+                tx.say("roll", seat, f"Seat {seat} rolled {value} on the {pending.die}: keep it, or {price} to reroll.", die=pending.die, value=value, purpose=pending.purpose, held=True)
+            return
     tx.state = evolve1(tx.state, "pending", rest)
     who = f"Seat {seat}" if seat is not None else "The table"
     if not tx.quiet:
@@ -90,34 +109,40 @@ def on_roll(tx: Tx) -> None:
     if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
         raise E.BadEvent(E.BAD_FIELD.format(type="roll", field="seat", why="a seat number, or null for an Opponent die"))
     team = ev.get("team")
+    awaited = tx.state.pending
     pending = None
-    for p in tx.state.pending:  # the first roll awaited of the seat (of the team named)
+    at = 0
+    for p in awaited:  # the first roll awaited of the seat (of the team named)
         if p.need == "roll" and p.seat == seat and (team is None or p.team == team):
             pending = p
             break
-    if seat is not None:
-        tx.club(seat)
+        at += 1
+    club = tx.club(seat) if seat is not None else None
     if pending is None:
-        held = any(p.need == "keep_or_reroll" and p.seat == seat for p in tx.state.pending)
+        held = any(p.need == "keep_or_reroll" and p.seat == seat for p in awaited)
         who = f"Seat {seat}" if seat is not None else "the Opponent dice" + (f" of {team}" if team else "")
         if held:
             raise E.NotAllowed(E.KEEP_OR_REROLL_FIRST.format(seat=seat))
         raise E.NotAllowed(E.NOT_WAITING_ROLL.format(who=who))
-    _hold_or_resolve(tx, pending, _value(tx, pending.die))
+    # no roll equal to it comes before the first one found, so it is held in its own place
+    _hold_or_resolve(tx, pending, _value(tx, pending.die), at if awaited.count(pending) == 1 else None, club)
 
 
-def _held(tx: Tx) -> tuple[int, Pending]:
+def _held(tx: Tx) -> tuple[int, Pending, int]:
+    """The seat, its result held for a choice to keep or reroll, and the place of that result in the awaited tuple."""
     seat = field(tx.event, "seat", int, "the seat number")
     tx.club(seat)
-    pending = next((p for p in tx.state.pending if p.need == "keep_or_reroll" and p.seat == seat), None)
-    if pending is None:
-        raise E.NotAllowed(E.NOT_WAITING_ROLL.format(who=f"Seat {seat}").replace("roll", "choice to keep or reroll"))
-    return seat, pending
+    at = 0
+    for p in tx.state.pending:
+        if p.need == "keep_or_reroll" and p.seat == seat:
+            return seat, p, at
+        at += 1
+    raise E.NotAllowed(E.NOT_WAITING_ROLL.format(who=f"Seat {seat}").replace("roll", "choice to keep or reroll"))
 
 
 def on_reroll(tx: Tx) -> None:
     """Reroll the held result: a free reroll from a card if the club has one, else 1 Fanbase."""
-    seat, pending = _held(tx)
+    seat, pending, at = _held(tx)
     value = _value(tx, pending.die)
     club = tx.club(seat)
     key = _free_reroll(club, pending.purpose)
@@ -130,15 +155,24 @@ def on_reroll(tx: Tx) -> None:
     tx.put(club)
     if not tx.quiet:
         tx.say("reroll", seat, f"Seat {seat} spends {paid} to reroll the {pending.die} ({pending.value} before).", before=pending.value, value=value)
-    as_roll = evolve(pending, need="roll", value=0)
-    tx.state = evolve(tx.state, pending=tuple(as_roll if p is pending else p for p in tx.state.pending))
+    as_roll = _as(pending, "roll", 0)
+    awaited = tx.state.pending
+    if awaited.count(pending) == 1 and as_roll not in awaited[:at]:
+        # the roll takes the held result's place: held again there, or taken out (one copy of the state)
+        _hold_or_resolve(tx, as_roll, value, at, club)
+        return
+    tx.state = evolve(tx.state, pending=tuple(as_roll if p is pending else p for p in awaited))
     _hold_or_resolve(tx, as_roll, value)
 
 
 def on_keep(tx: Tx) -> None:
     """Keep the held result: it takes effect now."""
-    seat, pending = _held(tx)
-    tx.state = evolve(tx.state, pending=tuple(p for p in tx.state.pending if p is not pending))
+    seat, pending, at = _held(tx)
+    awaited = tx.state.pending
+    if awaited.count(pending) == 1:
+        tx.state = evolve1(tx.state, "pending", awaited[:at] + awaited[at + 1:])
+    else:
+        tx.state = evolve(tx.state, pending=tuple(p for p in awaited if p is not pending))
     if not tx.quiet:
         tx.say("keep", seat, f"Seat {seat} keeps the {pending.value}.", value=pending.value, purpose=pending.purpose)
     _resolve(tx, pending, pending.value)
