@@ -7,11 +7,11 @@ from collections import Counter
 from typing import Any
 
 from engine import errors as E
-from engine.cards import STATS, BoardMeeting
+from engine.cards import STATS, Ability, BoardMeeting
 from engine.rules.abilities import card_abilities
 from engine.rules.context import event_targets, field, owner_of, seat_of
-from engine.rules.effects import Ctx, apply_abilities, apply_effects
-from engine.state import Club, Pending, State, evolve
+from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying, applying_any
+from engine.state import Club, Pending, State, evolve, evolve1
 from engine.tx import Tx
 
 
@@ -50,22 +50,38 @@ def begin_monday(tx: Tx) -> None:
         tx.say("week", None, f"Week {week} begins: Monday, Production and the Board meetings.", week=week, first_seat=tx.state.first_seat)
     for club in tx.state.clubs:
         board = tx.board(club.seat)
-        gained = tuple(board.produce(stat, club.stats[i]) for i, stat in enumerate(STATS))
-        club = tx.put(evolve(club, res=(club.res[0] + gained[0], club.res[1] + gained[1], club.res[2] + gained[2], club.res[3] + gained[3])))
+        gained = tuple([board.produce(stat, level) for stat, level in zip(STATS, club.stats)])
+        club = tx.put(evolve1(club, "res", (club.res[0] + gained[0], club.res[1] + gained[1], club.res[2] + gained[2], club.res[3] + gained[3])))
         if not tx.quiet:
             words = ", ".join(f"{n} {STATS[i].capitalize()}" for i, n in enumerate(gained))
             tx.say("production", club.seat, f"Seat {club.seat} produces {words}.", gained=dict(zip(STATS, gained)))
         sources = card_abilities(tx, club)
         # the Production keyword (003 l.283): "On Monday, during Production, resolve their effects"
-        for source, abilities in sources:
-            for ability in abilities:
-                if ability.timing == "production":
-                    name = tx.kind_name(source, club.seat)
-                    said = ability.text or "Production."
-                    tx.say("token_production", club.seat, f"Seat {club.seat}'s {name} — {said}", infrastructure=source, name=name)
-                    apply_effects(tx, ability.effects, Ctx(seat=club.seat, source=source, label=name))
-        for source, abilities in sources:
-            apply_abilities(tx, abilities, "monday", Ctx(seat=club.seat, source=source, label=tx.name(source)))
+        for source, ability in _production(sources):
+            name = tx.kind_name(source, club.seat)
+            said = ability.text or "Production."
+            tx.say("token_production", club.seat, f"Seat {club.seat}'s {name} — {said}", infrastructure=source, name=name)
+            apply_effects(tx, ability.effects, Ctx(seat=club.seat, source=source, label=name))
+        if "monday" in applying_any(sources):  # else no card of the club applies anything on Monday
+            for source, abilities in sources:
+                if "monday" in applying(abilities)[0]:
+                    apply_abilities(tx, abilities, "monday", Ctx(seat=club.seat, source=source, label=tx.name(source)))
+
+
+def _production(sources: tuple[tuple[str, tuple[Ability, ...]], ...]) -> tuple[tuple[str, Ability], ...]:
+    """The abilities with the Production keyword among a club's cards' (kept per answer of `card_abilities`, the
+    same object while the club's cards are)."""
+    found = _PRODUCTION.get(id(sources))
+    if found is not None and found[0] is sources:
+        return found[1]
+    out = tuple((source, a) for source, abilities in sources for a in abilities if a.timing == "production")
+    if len(_PRODUCTION) > 256:
+        _PRODUCTION.clear()
+    _PRODUCTION[id(sources)] = (sources, out)
+    return out
+
+
+_PRODUCTION: dict[int, tuple[Any, tuple[tuple[str, Ability], ...]]] = {}
 
 
 def monday_over(tx: Tx) -> bool:
@@ -91,8 +107,8 @@ def on_board_meeting(tx: Tx) -> None:
     owner = owner_of(tx.state, card.id)
     if owner is not None:
         raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=owner.seat))
-    tx.put(evolve(club, board_card=card.id))
-    tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
+    tx.put(evolve1(club, "board_card", card.id))
+    tx.state = evolve1(tx.state, "pending", tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
     if not tx.quiet:
         tx.say("board_meeting_card", seat, f"Seat {seat}'s Board meeting: {card.name}. Roll the d6.", card=card.id)
 
@@ -100,13 +116,25 @@ def on_board_meeting(tx: Tx) -> None:
 def _tally(tx: Tx, club: Club, card: BoardMeeting, face: int) -> tuple[dict[str, str], list[str]]:
     """Each Director's vote on a face, and the decisions with the most votes among those the card shows (a vote
     for a colour the card does not show counts for no decision)."""
+    # the same card, Directors and face always tally alike: each tally is kept (read-only) for the deck it came from
+    key = (card.id, club.directors, face)
+    kept = _TALLIES.get(key)
+    if kept is not None and kept[0] is tx.profile:
+        return kept[1]
     votes = {d: tx.profile.cards[d].vote(face) for d in club.directors}  # type: ignore[attr-defined]
     shown = [d.colour for d in card.decisions]
     tally = Counter(c for c in votes.values() if c in shown)
     top = max(tally.values(), default=0)
     # no valid vote at all: every decision ties at none
     leaders = [c for c in shown if tally[c] == top]
+    if len(_TALLIES) > 4096:
+        _TALLIES.clear()
+    _TALLIES[key] = (tx.profile, (votes, leaders))
     return votes, leaders
+
+
+#: Tallies by (Board meeting card, Directors, face): (the deck, (votes, leaders)).
+_TALLIES: dict[tuple[str, tuple[str, ...], int], tuple[Any, tuple[dict[str, str], list[str]]]] = {}
 
 
 def board_meeting_roll(tx: Tx, pending: Pending, value: int) -> None:
@@ -117,11 +145,11 @@ def board_meeting_roll(tx: Tx, pending: Pending, value: int) -> None:
     card: BoardMeeting = tx.profile.cards[club.board_card]  # type: ignore[index,assignment]
     votes, leaders = _tally(tx, club, card, value)
     if len(leaders) > 1 and not _always_tied(tx, club, card):
-        tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
+        tx.state = evolve1(tx.state, "pending", tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
         if not tx.quiet:
             tx.say(
                 "board_meeting_tie", seat, f"Seat {seat} rolled {value}: the Directors' votes are tied ({', '.join(leaders)}). Reroll the d6 for free.",
-                roll=value, votes=votes, decision=None,
+                roll=value, votes=dict(votes), decision=None,
             )
         return
     # when no face of the die can break the tie, the first Director kept among those tied decides
@@ -134,9 +162,9 @@ def board_meeting_roll(tx: Tx, pending: Pending, value: int) -> None:
         won = f"the {colour} decision wins — {title}" if decision else "no decision gets a vote, so nothing happens"
         tx.say(
             "board_meeting", seat, f"Seat {seat} rolled {value} at the Board meeting ({vote_words}): {won}.",
-            roll=value, votes=votes, decision=colour if decision else None, title=title, card=card.id,
+            roll=value, votes=dict(votes), decision=colour if decision else None, title=title, card=card.id,
         )
-    tx.put(evolve(tx.club(seat), board_done=True))
+    tx.put(evolve1(tx.club(seat), "board_done", True))
     if decision is not None:
         apply_effects(tx, decision.effects, Ctx(seat=seat, source=card.id, label=card.name, targets=event_targets(tx.event)))
 
