@@ -23,13 +23,14 @@ from engine.rules.context import (
     quad_of,
     seat_of,
     set_mod,
+    side_of,
     turn_order,
     unavailable,
     with_res,
 )
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, ask_table, choices_of, describe_effect
 from engine.errors import EngineError
-from engine.state import Club, Held, Pending, RES_INDEX, State, evolve
+from engine.state import Club, Held, Pending, Quad, RES_INDEX, State, evolve, evolve1
 from engine.tx import Tx
 
 #: The three days of turns, in order.
@@ -40,22 +41,23 @@ ROW_KINDS = {"players": "player", "youngster": "youngster", "staff": "staff"}
 def _turn_check(tx: Tx, seat: int, what: str, *, free: bool = False) -> Club:
     """The club may act now: it is a turn day, its turn, nothing is awaited from it, and it has not acted yet."""
     s = tx.state
-    phase = tx.rules.phases.get(s.stage)
-    if s.stage not in TURN_DAYS and (phase is None or what not in phase.turn_actions):
-        raise E.WrongStage(E.WRONG_STAGE.format(seat=seat, what=what, stage=tx.stage_name(), expected="and actions are taken Tuesday to Thursday"))
+    if s.stage not in TURN_DAYS:
+        phase = tx.rules.phases.get(s.stage)
+        if phase is None or what not in phase.turn_actions:
+            raise E.WrongStage(E.WRONG_STAGE.format(seat=seat, what=what, stage=tx.stage_name(), expected="and actions are taken Tuesday to Thursday"))
     club = tx.club(seat)
     if s.turn != seat:
         raise E.NotYourTurn(E.NOT_YOUR_TURN.format(seat=seat, what=what, turn=s.turn, day=tx.stage_name()))
-    waiting = next((p for p in s.pending if p.seat == seat), None)
-    if waiting is not None:
-        raise E.NotAllowed(E.FINISH_ROLL_FIRST.format(seat=seat, what=waiting.purpose.replace('_', ' ') or waiting.need))
+    for waiting in s.pending:
+        if waiting.seat == seat:
+            raise E.NotAllowed(E.FINISH_ROLL_FIRST.format(seat=seat, what=waiting.purpose.replace('_', ' ') or waiting.need))
     if not free and club.acted:
         raise E.NotAllowed(E.ALREADY_ACTED.format(seat=seat, day=tx.stage_name()))
     return club
 
 
 def _done(tx: Tx, seat: int) -> None:
-    tx.put(evolve(tx.club(seat), acted=True))
+    tx.put(evolve1(tx.club(seat), "acted", True))
 
 
 def _discounts(club: Club, row: str) -> int:
@@ -280,19 +282,51 @@ def can_take_free_action(tx: Tx, club: Club) -> bool:
     """Whether a free action is still possible: not used yet, payable, and some card action is ready."""
     if club.free_used:
         return False
-    cost = quad_of(dict(tx.board(club.seat).free_action_cost))
-    if club.mod("free_actions:round") <= 0 and any(c > h for c, h in zip(cost, club.res)):
+    cost = _free_action_cost(tx.board(club.seat))
+    res = club.res
+    if (cost[0] > res[0] or cost[1] > res[1] or cost[2] > res[2] or cost[3] > res[3]) and club.mod("free_actions:round") <= 0:
         return False
     # the cards that are ready first (cheap to tell), then whether one of them has an action
-    ready = [h.id for h in club.staff + club.players if not h.exhausted and not h.unavailable]
-    for card_id in club.directors + club.infrastructure:
-        if card_id not in club.exhausted and not club.suspension_on(card_id):
-            ready.append(card_id)
-    for card_id in ready:
-        found = card_actions(tx, club, card_id)
-        if found and any(a.timing == "action" for a in found[0]):
+    for held in club.staff:
+        if not held.exhausted and not held.unavailable and _has_action(tx, club, held.id):
+            return True
+    for held in club.players:  # a footballer's action is on the face he shows (`card_actions` says the same)
+        if not held.exhausted and not held.unavailable and _acts(side_of(tx, held, club).abilities):
+            return True
+    for card_id in club.directors:
+        if card_id not in club.exhausted and not club.suspension_on(card_id) and _has_action(tx, club, card_id):
+            return True
+    for card_id in club.infrastructure:
+        if card_id not in club.exhausted and not club.suspension_on(card_id) and _has_action(tx, club, card_id):
             return True
     return False
+
+
+def _has_action(tx: Tx, club: Club, card_id: str) -> bool:
+    found = card_actions(tx, club, card_id)
+    return found is not None and _acts(found[0])
+
+
+def _acts(abilities: tuple[Ability, ...]) -> bool:
+    for ability in abilities:
+        if ability.timing == "action":
+            return True
+    return False
+
+
+def _free_action_cost(board: Board) -> Quad:
+    """What the free action costs on a board (kept per board: a seat's board stays the same object for long)."""
+    kept = _FREE_COSTS.get(id(board))
+    if kept is not None and kept[0] is board:
+        return kept[1]
+    cost = quad_of(dict(board.free_action_cost))
+    if len(_FREE_COSTS) > 64:
+        _FREE_COSTS.clear()
+    _FREE_COSTS[id(board)] = (board, cost)
+    return cost
+
+
+_FREE_COSTS: dict[int, tuple[Board, Quad]] = {}  # by the board's id: (the board, its free action's cost)
 
 
 def use_action(tx: Tx, seat: int, card_id: str) -> None:
@@ -320,13 +354,13 @@ def use_action(tx: Tx, seat: int, card_id: str) -> None:
         if club.mod("free_actions:round") > 0:
             club = set_mod(club, "free_actions:round", -1)
         else:
-            cost = quad_add(cost, quad_of(dict(tx.board(seat).free_action_cost)))
+            cost = quad_add(cost, _free_action_cost(tx.board(seat)))
     club = pay(club, cost, f"use {name}")
     club = exhaust(club, card_id)
     if free:
-        club = evolve(club, free_used=club.free_used + 1)
+        club = evolve1(club, "free_used", club.free_used + 1)
     else:
-        club = evolve(club, acted=True)
+        club = evolve1(club, "acted", True)
     tx.put(club)
     label = "as its free action " if free else ""
     if not tx.quiet:
@@ -376,11 +410,11 @@ def next_turn(tx: Tx) -> bool:
     i = order.index(s.turn)
     if i + 1 < len(order):
         seat = order[i + 1]
-        tx.state = evolve(s, turn=seat)
+        tx.state = evolve1(s, "turn", seat)
         if not tx.quiet:
             tx.say("turn", seat, f"Seat {seat}'s turn ({tx.stage_name()}).", turn=seat)
     else:
-        tx.state = evolve(s, turn=0)
+        tx.state = evolve1(s, "turn", 0)
     return True
 
 
