@@ -287,8 +287,16 @@ def _awaiting(state: State) -> list[dict[str, Any]]:
 
 
 def _week(state: State, week: int, phases: tuple[str, ...]) -> tuple[str, ...]:
+    kept = _WEEK
+    if kept and kept[0] is phases:  # the same week as last asked (at the end of every phase): the same answer
+        return kept[1]  # type: ignore[no-any-return]
     i = phases.index("thursday") + 1
-    return phases[:i] + (PHASE,) + phases[i:]
+    out = phases[:i] + (PHASE,) + phases[i:]
+    kept[:] = (phases, out)
+    return out
+
+
+_WEEK: list[Any] = []  # (the week's phases last asked about, with this module's phase)
 
 
 def _begin(tx: Tx) -> None:

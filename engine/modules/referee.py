@@ -26,7 +26,7 @@ from engine.rules.effects import Ctx, ask_table
 from engine.rules.league import move_team
 from engine.rules.matchday import resolve_zones
 from engine.rules.suspension_and_injury import suspend
-from engine.state import Pending, State, evolve
+from engine.state import Pending, State, evolve, evolve1
 from engine.tx import Tx
 
 NAME: Final = "referee"
@@ -155,8 +155,9 @@ def _calls(state: State) -> Calls:
 
 def _put(tx: Tx, seat: int, d6: int, d12: int) -> None:
     mine = _calls(tx.state)
-    rest = tuple(c for c in mine.calls if c[0] != seat)
-    tx.put_slice(NAME, evolve(mine, calls=tuple(sorted(rest + ((seat, d6, d12),)))))
+    rest = [c for c in mine.calls if c[0] != seat]
+    rest.append((seat, d6, d12))
+    tx.put_slice(NAME, evolve1(mine, "calls", tuple(sorted(rest))))
 
 
 def called(profile: Any, state: State, seat: int) -> tuple[Referee, Cell, tuple[str, ...]] | None:
@@ -164,10 +165,30 @@ def called(profile: Any, state: State, seat: int) -> tuple[Referee, Cell, tuple[
     mine = _calls(state)
     if not mine.calls:
         return None
-    kept = _SEAT_CALLED.get(seat)
+    return _seat(profile, mine, seat)[0]
+
+
+def _face_change(tx: Tx, seat: int) -> tuple[str, tuple[str, ...]] | None:
+    """How the seat's referee changes its tagged footballers' faces: ("tagged_ignore" or "tagged_free", the tags), or
+    None (no referee called, or his cell changes no face)."""
+    mine = _calls(tx.state)
+    if not mine.calls:
+        return None
+    return _seat(tx.profile, mine, seat)[1]
+
+
+Call = tuple[Referee, Cell, tuple[str, ...]]
+FaceChange = tuple[str, tuple[str, ...]]
+
+
+def _seat(profile: Any, mine: Calls, seat: int) -> tuple[Call | None, FaceChange | None, frozenset[str]]:
+    """The seat's call (referee, cell, tags), how it changes faces and the ops of its cell (None, None and none
+    until both dice are kept); kept for the seat while the calls (and deck) stay the same: asked for every
+    footballer's face and each lasting cell."""
+    kept = _SEATS.get(seat)
     if kept is not None and kept[0] is mine and kept[1] is profile:
         return kept[2]
-    out = None
+    out: tuple[Call | None, FaceChange | None, frozenset[str]] = _NO_CALL
     d6, d12 = mine.of(seat)
     if d6 and d12:
         table = table_of(profile)
@@ -175,26 +196,32 @@ def called(profile: Any, state: State, seat: int) -> tuple[Referee, Cell, tuple[
         found = _CALLED.get(key)
         if found is None or found[0] is not table:
             referee = table.referees[d6 - 1]
-            found = _CALLED[key] = (table, (referee, referee.cell(d12), table.groups[d12 - 1]))
+            cell = referee.cell(d12)
+            tags = table.groups[d12 - 1]
+            ops = frozenset(e.op for e in cell.effects)
+            op = next((o for o in ("tagged_ignore", "tagged_free") if o in ops), None)
+            found = _CALLED[key] = (table, ((referee, cell, tags), (op, tags) if op is not None else None, ops))
         out = found[1]
-    _SEAT_CALLED[seat] = (mine, profile, out)
+    _SEATS[seat] = (mine, profile, out)
     return out
 
 
-#: A call read from a table once: (the table, (referee, cell, tags)) by (table, d6, d12); tables never change.
-_CALLED: dict[tuple[int, int, int], tuple[RefereeTable, tuple[Referee, Cell, tuple[str, ...]]]] = {}
-#: Each seat's latest answer, kept with the calls (and deck) it was read from: asked for every footballer's face
-#: and each lasting cell while the calls stay the same.
-_SEAT_CALLED: dict[int, tuple[Calls, Any, tuple[Referee, Cell, tuple[str, ...]] | None]] = {}
+_NO_CALL: Final[tuple[None, None, frozenset[str]]] = (None, None, frozenset())
+#: A call read from a table once: (the table, ((referee, cell, tags), face change, ops)) by (table, d6, d12); tables
+#: never change.
+_CALLED: dict[tuple[int, int, int], tuple[RefereeTable, tuple[Call, FaceChange | None, frozenset[str]]]] = {}
+#: Each seat's latest answer of `_seat`, kept with the calls (and deck) it was read from.
+_SEATS: dict[int, tuple[Calls, Any, tuple[Call | None, FaceChange | None, frozenset[str]]]] = {}
 
 
 def _tagged(tx: Tx, seat: int, tags: tuple[str, ...]) -> list[Any]:
     """The club's assigned footballers (in the lineup) whose face shows one of the tags, in lineup order."""
     club = tx.club(seat)
     out = []
+    wanted = set(tags)
     for p in club.lineup or ():
         held = club.held(p.card) if p.card else None
-        if held is not None and set(_printed(tx, held).tags) & set(tags):
+        if held is not None and not wanted.isdisjoint(_printed(tx, held).tags):
             out.append(held)
     return out
 
@@ -319,8 +346,8 @@ def _scored_cards(tx: Tx, seat: int) -> set[str]:
 
 def _resolver(tx: Tx, seat: int) -> Any:
     """The match as the base rules resolve it, keeping who scored when the referee's call depends on it."""
-    found = called(tx.profile, tx.state, seat)
-    if found is None or all(e.op not in ("tagged_scored_gain", "tagged_score_again") for e in found[1].effects):
+    mine = _calls(tx.state)
+    if not mine.calls or _seat(tx.profile, mine, seat)[2].isdisjoint(("tagged_scored_gain", "tagged_score_again")):
         return None
     club = tx.club(seat)
     opponent = tx.profile.cards[club.opponents[tx.state.week - 1]]
@@ -375,8 +402,11 @@ def _after_match(tx: Tx, seat: int) -> None:
 
 def _lasting(state: State, profile: Any, seat: int, op: str) -> tuple[str, ...] | None:
     """The tags of the seat's referee cell when it holds ``op`` (a cell lasting the match), else None."""
-    found = called(profile, state, seat)
-    if found is None or all(e.op != op for e in found[1].effects):
+    mine = _calls(state)
+    if not mine.calls:
+        return None
+    found, _, ops = _seat(profile, mine, seat)
+    if found is None or op not in ops:
         return None
     return found[2]
 
@@ -388,7 +418,7 @@ def _footballer(tx: Tx, club: Any, held: Any, side: PlayerSide) -> PlayerSide:
     if changes is None:
         return side
     op, tags = changes
-    if not set(side.tags) & set(tags):
+    if set(tags).isdisjoint(side.tags):
         return side
     held_id = held.id
     if all(p.card != held_id for p in club.lineup or ()):
@@ -405,27 +435,6 @@ def _footballer(tx: Tx, club: Any, held: Any, side: PlayerSide) -> PlayerSide:
     return kept[1]
 
 
-def _face_change(tx: Tx, seat: int) -> tuple[str, tuple[str, ...]] | None:
-    """How the seat's referee changes its tagged footballers' faces: ("tagged_ignore" or "tagged_free", the tags), or
-    None (no referee called, or his cell changes no face); kept for the seat while the calls stay the same."""
-    mine = _calls(tx.state)
-    if not mine.calls:
-        return None
-    kept = _FACE_CHANGES.get(seat)
-    if kept is not None and kept[0] is mine and kept[1] is tx.profile:
-        return kept[2]
-    found = called(tx.profile, tx.state, seat)
-    out = None
-    if found is not None:
-        ops = {e.op for e in found[1].effects}
-        op = next((o for o in ("tagged_ignore", "tagged_free") if o in ops), None)
-        out = (op, found[2]) if op is not None else None
-    _FACE_CHANGES[seat] = (mine, tx.profile, out)
-    return out
-
-
-#: The face change of each seat's referee, kept with the calls (and deck) it was read from.
-_FACE_CHANGES: dict[int, tuple[Calls, Any, tuple[str, tuple[str, ...]] | None]] = {}
 #: A face as a referee's cell changes it, by (the printed face, the op): (the printed face, the changed one).
 _FACES: dict[tuple[int, str], tuple[PlayerSide, PlayerSide]] = {}
 

@@ -225,7 +225,17 @@ def cards_of(profile: Any) -> tuple[UniqueCard, ...]:
 
 
 def _card(profile: Any, card_id: str) -> UniqueCard | None:
-    return next((c for c in cards_of(profile) if c.id == card_id), None)
+    cards = cards_of(profile)
+    kept = _BY_ID.get(id(cards))
+    if kept is None or kept[0] is not cards:  # the deck's cards by id, made once (asked after every match)
+        by_id: dict[str, UniqueCard] = {}
+        for c in cards:
+            by_id.setdefault(c.id, c)
+        kept = _BY_ID[id(cards)] = (cards, by_id)
+    return kept[1].get(card_id)
+
+
+_BY_ID: dict[int, tuple[tuple[UniqueCard, ...], dict[str, UniqueCard]]] = {}  # by the id of a deck's cards
 
 
 # -- the state --------------------------------------------------------------------------------------------------
