@@ -13,7 +13,7 @@ from typing import Any
 from engine import errors as E
 from engine.cards import Ability, PlayerCard
 from engine.rules.context import describe_quad, event_roll, event_targets, pay, quad_of, replace_held, side_of, unavailable
-from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying, applying_any, choices_of
+from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying_at, choices_of
 from engine.state import Club, Pending, evolve
 from engine.tx import Tx
 
@@ -141,11 +141,11 @@ def offered(tx: Tx, club: Club) -> list[tuple[str, Ability]]:
     if stage != "monday" and not any(p.need == "abilities" and p.seat == club.seat for p in tx.state.pending):
         return out
     for card_id, abilities in card_abilities(tx, club):
-        if f"{card_id}@{stage}" in club.used:
-            continue
-        ability = next((a for a in abilities if a.optional and a.timing == stage and _affordable(a, club.res)), None)
-        if ability is not None:
-            out.append((card_id, ability))
+        for ability in abilities:  # the card's first such ability, unless the card was used at this moment
+            if ability.optional and ability.timing == stage and _affordable(ability, club.res):
+                if f"{card_id}@{stage}" not in club.used:
+                    out.append((card_id, ability))
+                break
     return out
 
 
@@ -159,11 +159,11 @@ def match_offers(tx: Tx, club: Club, timings: tuple[str, ...]) -> list[tuple[str
         if held is not None and not held.unavailable:
             sources.append((held.id, side_of(tx, held, club).abilities, held.assigned))
     for card_id, abilities, purse in sources:
-        if is_exhausted(club, card_id):
-            continue
-        ability = next((a for a in abilities if a.optional and a.timing in timings and _affordable(a, purse)), None)
-        if ability is not None:
-            out.append((card_id, ability))
+        for ability in abilities:  # the card's first such ability, unless the card is exhausted
+            if ability.optional and ability.timing in timings and _affordable(ability, purse):
+                if not is_exhausted(club, card_id):
+                    out.append((card_id, ability))
+                break
     return out
 
 
@@ -198,12 +198,9 @@ def use_moment_card(tx: Tx, seat: int, card_id: str) -> None:
 def open_windows(tx: Tx, timing: str) -> bool:
     """Apply a moment's mandatory abilities for every club; wait for the clubs that may use optional ones there."""
     for club in tx.state.clubs:
-        sources = card_abilities(tx, club)
-        if timing not in applying_any(sources):  # most clubs' cards have nothing at this moment
-            continue
-        for source, abilities in sources:
-            if timing in applying(abilities)[0]:
-                apply_abilities(tx, abilities, timing, Ctx(seat=club.seat, source=source, label=tx.name(source)))
+        # most clubs' cards have nothing at this moment
+        for source, abilities in applying_at(card_abilities(tx, club)).get(timing, ()):
+            apply_abilities(tx, abilities, timing, Ctx(seat=club.seat, source=source, label=tx.name(source)))
     opened = tuple(Pending("abilities", c.seat, timing) for c in tx.state.clubs)
     tx.state = evolve(tx.state, pending=tx.state.pending + opened)
     waiting = [c.seat for c in tx.state.clubs if offered(tx, c)]

@@ -9,7 +9,7 @@ event.  Effects that need a die (``injure`` with ``roll_d10``, a ``roll`` condit
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -183,6 +183,27 @@ def applying_any(sources: tuple[tuple[str, tuple[Any, ...]], ...]) -> frozenset[
 
 
 _ANY: dict[int, tuple[Any, frozenset[str]]] = {}
+
+
+def applying_at(sources: tuple[tuple[str, tuple[Any, ...]], ...]) -> dict[str, tuple[tuple[str, tuple[Any, ...]], ...]]:
+    """For each moment, the cards (of `engine.rules.abilities.card_abilities`, in its order) of which `apply_abilities`
+    applies something then: a moment asks only those, and most moments none.  Kept per answer of `card_abilities`,
+    which is the same object while the club's cards are."""
+    found = _AT.get(id(sources))
+    if found is not None and found[0] is sources:
+        return found[1]
+    index: dict[str, list[tuple[str, tuple[Any, ...]]]] = {}
+    for source in sources:
+        for timing in applying(source[1])[0]:
+            index.setdefault(timing, []).append(source)
+    out = {timing: tuple(applying) for timing, applying in index.items()}
+    if len(_AT) > 256:
+        _AT.clear()
+    _AT[id(sources)] = (sources, out)
+    return out
+
+
+_AT: dict[int, tuple[Any, dict[str, tuple[tuple[str, tuple[Any, ...]], ...]]]] = {}
 
 
 def apply_effects(tx: Tx, effects: tuple[Effect, ...], ctx: Ctx) -> None:
@@ -479,7 +500,8 @@ def consequence_ref(result: str, value: int) -> str:
     return f"@match_consequence:{result}:{value}"
 
 
-def _all_effects(tx: Tx, source: str, seat: int) -> list[Effect]:
+def _all_effects(tx: Tx, source: str, seat: int) -> Sequence[Effect]:
+    """Every effect a card or board row carries, in the order `effect_ref` numbers them."""
     card = tx.profile.cards.get(source)
     out: list[Effect] = []
     if source.startswith("@match_consequence:"):
@@ -492,6 +514,9 @@ def _all_effects(tx: Tx, source: str, seat: int) -> list[Effect]:
                 for ab in kind.abilities:
                     out.extend(ab.effects)
         return out
+    kept = _CARD_EFFECTS.get(source)
+    if kept is not None and kept[0] is card:
+        return kept[1]
     for name in ("abilities", "bonus", "effects", "megaphone", "adboard", "shirt"):
         for item in getattr(card, name, ()) or ():
             out.extend(item.effects if isinstance(item, Ability) else [item])
@@ -502,7 +527,12 @@ def _all_effects(tx: Tx, source: str, seat: int) -> list[Effect]:
                 out.extend(ab.effects)
     for d in getattr(card, "decisions", ()) or ():
         out.extend(d.effects)
-    return out
+    _CARD_EFFECTS[source] = (card, tuple(out))
+    return _CARD_EFFECTS[source][1]
+
+
+#: A card's effects by its id, kept with the card they were read from (cards never change).
+_CARD_EFFECTS: dict[str, tuple[Any, tuple[Effect, ...]]] = {}
 
 
 def effect_ref(tx: Tx, source: str, effect: Effect, seat: int) -> str:

@@ -31,7 +31,11 @@ def league_positions(state: State) -> dict[str, int]:
 
 def move_team(tx: Tx, team_id: str, points: int) -> None:
     """Move an Opponent team's marker on the League table."""
-    tx.state = evolve(tx.state, teams=tuple(evolve(t, points=t.points + points) if t.id == team_id else t for t in tx.state.teams))
+    teams = tx.state.teams
+    for i, t in enumerate(teams):
+        if t.id == team_id:  # each team once on the table
+            tx.state = evolve(tx.state, teams=teams[:i] + (evolve(t, points=t.points + points),) + teams[i + 1:])
+            return
 
 
 def begin_results(tx: Tx) -> None:

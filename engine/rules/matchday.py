@@ -26,7 +26,7 @@ from engine.rules.context import (
     unavailable,
     with_res,
 )
-from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying, applying_any, choices_of, consequence_ref
+from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying_at, choices_of, consequence_ref
 from engine.rules.league import move_team, week_opponent
 from engine.rules.suspension_and_injury import blank_markers, injury_roll, resting, shed_tokens
 from engine.state import Club, Held, Pending, Placed, State, evolve, evolve1
@@ -307,7 +307,7 @@ def check_lineup(tx: Tx, club: Club, *, partial: bool = False) -> Checked:
     if stands < 0 or stands > stands_of(tx, club):
         raise E.NotAllowed(E.STANDS_LIMIT.format(seat=seat, stands=stands_of(tx, club), count=stands))
     assign = field(ev, "assign", dict, "{card id: {resource: amount}} placed on footballer cards for their actions", default={})
-    playing = {p.card for p in lineup if p.card}
+    playing = set(fielded(lineup))
     cost = quad_of({"fitness": len(playing), "fanbase": stands})
     extra: dict[str, tuple[int, int, int, int]] = {}
     for card_id, res in assign.items():
@@ -347,7 +347,7 @@ def place_lineup(tx: Tx, seat: int) -> None:
             break
     tx.put(evolve(club, lineup=lineup, stands=stands))
     if not tx.quiet:
-        playing = {p.card for p in lineup if p.card}
+        playing = set(fielded(lineup))
         tx.say(
             "lineup", seat, f"Seat {seat} lines up {len(playing)} footballer card(s) and puts {stands} Fanbase on the Stands (paying {describe_quad(cost)}).",
             players=[{"zone": p.zone, "jersey": p.jersey, "card": p.card, "style": p.style} for p in lineup], stands=stands,
@@ -365,11 +365,11 @@ def apply_mandatory(tx: Tx, seat: int, timing: str) -> None:
     (footballers only when they play); the others are offered to the club (`actions.offered`)."""
     club = tx.club(seat)
     sources = card_abilities(tx, club)
-    if sources and timing in applying_any(sources):  # most clubs' cards have nothing at this moment
+    now = applying_at(sources).get(timing) if sources else None
+    if now:
         roll = event_roll(tx.event)
-        for source, abilities in sources:
-            if timing in applying(abilities)[0]:
-                apply_abilities(tx, abilities, timing, Ctx(seat=seat, source=source, label=tx.name(source), roll=roll))
+        for source, abilities in now:
+            apply_abilities(tx, abilities, timing, Ctx(seat=seat, source=source, label=tx.name(source), roll=roll))
         club = tx.club(seat)
     if club.lineup is None:
         return
@@ -396,14 +396,12 @@ def lineup_faces(tx: Tx, club: Club) -> tuple[dict[str, tuple[Held, PlayerSide]]
         return kept[3]  # type: ignore[no-any-return]
     faces: dict[str, tuple[Held, PlayerSide]] = {}
     mandatory: frozenset[str] = frozenset()
-    for p in club.lineup or ():
-        if p.card is None:
-            continue
-        held = club.held(p.card)
+    for card_id in fielded(club.lineup):
+        held = club.held(card_id)
         if held is None:
             continue
         side = side_of(tx, held, club)
-        faces[p.card] = (held, side)
+        faces[card_id] = (held, side)
         if side.mandatory:
             mandatory = mandatory | side.mandatory
     found = (faces, mandatory)
@@ -413,6 +411,24 @@ def lineup_faces(tx: Tx, club: Club) -> tuple[dict[str, tuple[Held, PlayerSide]]
 
 #: The latest answer of `lineup_faces`, with the event (its `Tx`), the state and the club it was worked out for.
 _FACES_KEPT: list[Any] = [None, None, None, None]
+
+
+def fielded(lineup: tuple[Placed, ...] | None) -> tuple[str, ...]:
+    """The footballer cards a lineup fields, in its order: kept per lineup (the same object from the lineup to the
+    Match consequence), as the lineup, each moment of the match and its result ask them."""
+    if lineup is None:
+        return ()
+    found = _FIELDED.get(id(lineup))
+    if found is not None and found[0] is lineup:
+        return found[1]
+    cards = tuple([p.card for p in lineup if p.card is not None])
+    if len(_FIELDED) > 64:
+        _FIELDED.clear()
+    _FIELDED[id(lineup)] = (lineup, cards)
+    return cards
+
+
+_FIELDED: dict[int, tuple[tuple[Placed, ...], tuple[str, ...]]] = {}
 
 
 def on_tactic_played(tx: Tx) -> None:
@@ -631,7 +647,7 @@ def conclude_match(tx: Tx, seat: int, goals: int, conceded: int, result: str, sc
         club = with_res(club, "budget", club.stands)
         if not tx.quiet:
             tx.say("stands", seat, f"Seat {seat} discards the {club.stands} Fanbase on the Stands and gains {club.stands} €.", fanbase=0, budget=club.stands)
-    playing = {p.card for p in club.lineup or () if p.card}
+    playing = fielded(club.lineup)
     players = []
     for h in club.players:
         if h.strength_temp:
