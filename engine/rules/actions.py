@@ -184,7 +184,8 @@ def on_sponsor(tx: Tx) -> None:
     ctx = Ctx(seat=seat, source=card.id, label=card.name, targets=event_targets(ev))
     for ability in abilities:
         if ability.timing == "immediate":
-            tx.put(pay(tx.club(seat), quad_of(ability.cost_map), f"contract {card.name}"))
+            if ability.cost:  # nothing to pay otherwise: the club stays as it is
+                tx.put(pay(tx.club(seat), quad_of(ability.cost_map), f"contract {card.name}"))
             apply_effects(tx, ability.effects, ctx)
     _done(tx, seat)
 
@@ -196,10 +197,9 @@ def on_build(tx: Tx) -> None:
     club = _turn_check(tx, seat, "build")
     kind_id = field(ev, "kind", str, "the id of the Infrastructure kind")
     board = tx.board(seat)
-    kinds = {k.id: k for k in board.infrastructure}
-    kind = kinds.get(kind_id)
+    kind = board.kinds_by_id.get(kind_id)  # kinds have different ids (the loader checks)
     if kind is None:
-        raise E.NotAllowed(E.UNKNOWN_INFRA.format(kind=kind_id, known=", ".join(kinds)))
+        raise E.NotAllowed(E.UNKNOWN_INFRA.format(kind=kind_id, known=", ".join(board.kinds_by_id)))
     club = check_build(board, club, kind)
     tx.put(evolve(club, infrastructure=club.infrastructure + (kind.id,)))
     if not tx.quiet:
