@@ -43,8 +43,10 @@ def _deck(profile: Profile, game: Any, kind: str, cards: Any) -> Any:
 
 
 def _not_dealt(profile: Profile, game: Any, card: Any) -> str | None:
+    if card.kind != "opponent":  # asked of every card dealt at setup
+        return None
     division = division_of(game)
-    if card.kind != "opponent" or division in (card.divisions or (card.division,)):
+    if division in (card.divisions or (card.division,)):
         return None
     printed = "/".join(map(str, card.divisions or (card.division,)))
     return NOT_IN_DIVISION.format(name=card.name, card=card.id, printed=printed, division=division)

@@ -43,7 +43,10 @@ _KEYS: dict[str, tuple[str, ...]] = {}  # by purpose (a game has a handful)
 def _free_reroll(club: Club, purpose: str) -> str | None:
     if not club.mods:  # no running modifier at all: nothing to look up
         return None
-    return next((key for key in free_reroll_keys(purpose) if club.mod(key) > 0), None)
+    for key in free_reroll_keys(purpose):
+        if club.mod(key) > 0:
+            return key
+    return None
 
 
 def _can_reroll(club: Club, purpose: str) -> bool:
