@@ -54,7 +54,9 @@ def _can_reroll(club: Club, purpose: str) -> bool:
 
 
 def _value(tx: Tx, die: str) -> int:
-    value = field(tx.event, "value", int, "the number the die shows")
+    value = tx.event.get("value")
+    if value.__class__ is not int:  # the common case without `field`'s call; else its check and its refusal
+        value = field(tx.event, "value", int, "the number the die shows")
     top = faces(tx, die)
     if not 1 <= value <= top:
         raise E.NotAllowed(E.ROLL_RANGE.format(die=die, faces=top, value=value))
@@ -133,7 +135,9 @@ def on_roll(tx: Tx) -> None:
 
 def _held(tx: Tx) -> tuple[int, Pending, int]:
     """The seat, its result held for a choice to keep or reroll, and the place of that result in the awaited tuple."""
-    seat = field(tx.event, "seat", int, "the seat number")
+    seat = tx.event.get("seat")
+    if seat.__class__ is not int:  # the common case without `field`'s call; else its check and its refusal
+        seat = field(tx.event, "seat", int, "the seat number")
     tx.club(seat)
     at = 0
     for p in tx.state.pending:
