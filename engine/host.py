@@ -445,15 +445,15 @@ def _kept(board_hook: Fn, kept: dict[int | None, tuple[Any, Any, Any, Any]], own
     def board(profile: Any, state: Any, seat: int | None, printed: Any) -> Any:
         slices = state.modules
         found = kept.get(seat)
-        if found is not None and found[0] is printed:
-            if found[1] is slices:
-                return found[2]
-            key = [value for name, value in slices if name in own]
-            if key == found[3]:  # immutable slices: equal ones give the same board
-                kept[seat] = (printed, slices, found[2], key)
-                return found[2]
-        else:
-            key = [value for name, value in slices if name in own]
+        if found is not None and found[1] is slices and found[0] is printed:
+            return found[2]
+        key = []
+        for name, value in slices:
+            if name in own:
+                key.append(value)
+        if found is not None and found[0] is printed and key == found[3]:  # immutable: equal slices, same board
+            kept[seat] = (printed, slices, found[2], key)
+            return found[2]
         out = board_hook(profile, state, seat, printed)
         kept[seat] = (printed, slices, out, key)
         return out

@@ -17,6 +17,7 @@ from engine.flow import advance
 from engine.state import Game, State, evolve, evolve1
 from engine.tx import Announcement, Tx
 
+_bare = object.__new__
 #: The event that names a game's pack, modules and options (only as the first event of a log).
 GAME_EVENT = "game"
 GAME_DOC = ('pack ("eleven"), modules: [module names], options: {weeks, division, ...}: what this game is '
@@ -56,7 +57,16 @@ def _applied(profile: Profile, state: State, event: Mapping[str, Any], quiet: bo
         raise E.BadEvent(E.BAD_EVENT_TYPE.format(type=kind, known=", ".join((GAME_EVENT, *rules.events))))
     if state.stage == "over" and kind != "adjust":
         raise E.WrongStage(E.GAME_OVER)
-    tx = Tx(profile, rules, state, event, quiet)
+    # Tx(profile, rules, state, event, quiet) made field by field as `Tx.__init__` does: a class call costs more
+    # than the fields (one a replayed event)
+    tx = _bare(Tx)
+    tx.profile = profile
+    tx.rules = rules
+    tx.state = state
+    tx.anns = []
+    tx.event = event
+    tx.quiet = quiet
+    tx.count = state.events + 1
     spec.handler(tx)
     advance(tx)
     if tx.state.events != tx.count:  # not counted yet by a change of this event

@@ -32,6 +32,7 @@ class Tx:
     __slots__ = ("profile", "rules", "state", "anns", "event", "quiet", "count")
 
     def __init__(self, profile: Profile, rules: Rules, state: State, event: Mapping[str, Any], quiet: bool = False) -> None:
+        # `engine.reducer` makes the Tx of each event field by field the same way: a new field goes there too
         self.profile = profile
         self.rules = rules
         self.state = state

@@ -7,6 +7,7 @@ after the rulebook's sections (`setup`, `monday`, `actions`, `matchday`, ...).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import Any
 
 from engine import errors as E
@@ -45,9 +46,13 @@ def event_targets(ev: Mapping[str, Any]) -> list[str]:
     targets = ev.get("targets")
     if not targets:  # most events choose nothing
         return []
-    if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
-        raise E.BadEvent(E.BAD_FIELD.format(type=ev.get("type"), field="targets", why="a list of card ids"))
-    return list(targets)
+    if isinstance(targets, list):
+        for t in targets:
+            if not isinstance(t, str):
+                break
+        else:
+            return list(targets)
+    raise E.BadEvent(E.BAD_FIELD.format(type=ev.get("type"), field="targets", why="a list of card ids"))
 
 
 def seat_of(ev: Mapping[str, Any]) -> int:
@@ -246,10 +251,12 @@ def _owners(clubs: tuple[Club, ...]) -> dict[Any, Club]:
     return out
 
 
+_SEAT = attrgetter("seat")
+
+
 def turn_order(state: State) -> list[int]:
     """Seats in playing order this week, from the First player clockwise (rising seat numbers)."""
-    seats = [c.seat for c in state.clubs]
-    seats.sort()
+    seats = sorted(map(_SEAT, state.clubs))
     if state.first_seat in seats:
         k = seats.index(state.first_seat)
         seats = seats[k:] + seats[:k]
