@@ -151,11 +151,9 @@ def unseen_marker_sides(profile: Profile, club: Club) -> dict[int, str]:
 def _setup_sides(tx: Tx, club: Club, lineup: tuple[Placed, ...]) -> tuple[tuple[int, str], ...]:
     """The setup sides known once this lineup is placed: a numbered marker never seen before and fielded plain
     still lies as it was set up, and at the beginning of the game exactly half showed attack and half defence."""
-    known = {n for n, _ in club.markers_setup}
-    revealed = []
-    for p in lineup:
-        if p.card is None and p.jersey is not None and p.jersey not in known and club.marker_side(p.jersey) is None:
-            revealed.append((p.jersey, p.style))
+    known = dict(club.markers_setup)
+    revealed = [(p.jersey, p.style) for p in lineup
+                if p.card is None and p.jersey is not None and p.jersey not in known and club.marker_side(p.jersey) is None]
     if not revealed:
         return club.markers_setup
     sides = club.markers_setup + tuple(revealed)
@@ -185,7 +183,7 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
     """The jersey markers of a lineup checked against the pitch and the club's cards (``partial``: the first of them,
     as a person places them one by one; every check but the count)."""
     pitch = tx.board(club.seat).pitch
-    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+    if not isinstance(entries, list) or not all([isinstance(e, dict) for e in entries]):
         raise E.BadEvent(E.BAD_FIELD.format(type="lineup", field="players", why="a list of {zone, jersey, card, style}"))
     if len(entries) > pitch.on_pitch or (len(entries) != pitch.on_pitch and not partial):
         raise E.NotAllowed(E.LINEUP_COUNT.format(need=pitch.on_pitch, count=len(entries)))
@@ -194,13 +192,11 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
     wearing: dict[int, list[Held]] = {}  # the footballers wearing each number
     # the numbers worn matter only while some footballer sits out (a plain marker may not stand for a number whose
     # every card is injured or suspended): without one, only the faces of the cards placed are asked
-    if any([h.unavailable for h in club.players]):
+    if any([h.injury > 0 or h.suspension > 0 for h in club.players]):  # `Held.unavailable`, without a call per card
         for h in club.players:
             side = sides[h.id] = side_of(tx, h, club)
             wearing.setdefault(side.jersey, []).append(h)
-    shown: dict[int, str] = {}  # the side each numbered marker shows
-    for number, shows in club.markers:
-        shown.setdefault(number, shows)
+    shown: dict[int, str] = dict(reversed(club.markers))  # the side each numbered marker shows (the first of a number)
     numbered = frozenset(pitch.jerseys)
     numbers: list[int] = []
     cards: list[str] = []
@@ -339,11 +335,10 @@ def place_lineup(tx: Tx, seat: int) -> None:
         held = club.held(card_id)
         assert held is not None
         club = replace_held(club, evolve(held, assigned=quad_add(held.assigned, q)))
-    sides = {p.jersey: p.style for p in lineup if p.jersey is not None}
     shows = dict(club.markers)
-    for jersey, style in sides.items():
-        if shows.get(jersey) != style:  # a marker turns over (one that shows its side already keeps the markers as they are)
-            club = flip_markers(club, sides)
+    for p in lineup:
+        if p.jersey is not None and shows.get(p.jersey) != p.style:  # a marker turns over (else the markers stay as they are)
+            club = flip_markers(club, {p.jersey: p.style for p in lineup if p.jersey is not None})
             break
     tx.put(evolve(club, lineup=lineup, stands=stands))
     if not tx.quiet:

@@ -69,11 +69,19 @@ def injury_roll(tx: Tx, seat: int, value: int, weeks: int, suspension: bool = Fa
 
 def resting(club: Club) -> list[str]:
     """The club's cards, Directors and Infrastructure tokens that carry Injury or Suspension tokens now."""
-    return [h.id for h in club.players + club.staff if h.unavailable] + [k for k, _ in club.suspended]
+    # `Held.unavailable`, read without a call per card (asked at every lineup)
+    out = [h.id for h in club.players if h.injury > 0 or h.suspension > 0]
+    if club.staff:
+        out += [h.id for h in club.staff if h.injury > 0 or h.suspension > 0]
+    if club.suspended:
+        out += [k for k, _ in club.suspended]
+    return out
 
 
 def shed_tokens(tx: Tx, seat: int, cards: list[str]) -> None:
     """Matchday step 4: each injured or suspended card (and Director or token) is exhausted and loses one token."""
+    if not cards:
+        return
     club = tx.club(seat)
     for card_id in cards:
         held = club.held(card_id)
