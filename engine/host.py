@@ -321,10 +321,12 @@ class Rules:
         names = {m.name for m in chosen}
         #: the hooks some part of this game fills (a rule may skip asking one nobody fills)
         self.filled = frozenset(name for name in HOOKS if any(name in part.hooks for part in parts))
+        #: the ``busy`` hook's fillers, asked one by one after every event (`engine.flow.advance`)
+        self.holds = tuple(part.hooks["busy"] for part in parts if "busy" in part.hooks)
         #: whether some part of this game changes the face a footballer shows (the ``footballer`` hook)
         self.faces = "footballer" in self.filled
         own = {"deck": (lambda profile, game, kind, cards: _module_cards(names, cards)),
-               "not_dealt": (lambda profile, game, card: _card_not_played(names, card))}
+               "not_dealt": _not_dealt(names)}
         for name, hook in HOOKS.items():
             fillers = tuple(part.hooks[name] for part in parts if name in part.hooks)
             if name in own:  # the host's own part: a card of a rule module is dealt only in games that play it
@@ -359,12 +361,17 @@ def _module_cards(chosen: set[str], cards: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(c for c in cards if not getattr(c, "module", "") or c.module in chosen)
 
 
-def _card_not_played(chosen: set[str], card: Any) -> str | None:
-    name = getattr(card, "module", "")
-    if not name or name in chosen:
-        return None
-    found = _MODULES.get(name)
-    return CARD_OF_MODULE.format(name=card.name, title=found.title if found is not None else name)
+def _not_dealt(chosen: set[str]) -> Fn:
+    """The host's part of the ``not_dealt`` hook: a card of a rule module this game does not play."""
+
+    def card_not_played(profile: Any, game: Any, card: Any) -> str | None:
+        name = getattr(card, "module", "")
+        if not name or name in chosen:
+            return None
+        found = _MODULES.get(name)
+        return CARD_OF_MODULE.format(name=card.name, title=found.title if found is not None else name)
+
+    return card_not_played
 
 
 def _combine(kind: str, fillers: tuple[Fn, ...]) -> Fn:
@@ -392,6 +399,8 @@ def _combine(kind: str, fillers: tuple[Fn, ...]) -> Fn:
             return value
 
         return pipeline
+    if kind in ("each", "first") and len(fillers) == 1:
+        return fillers[0]  # one filler: the same answer without a call around it (an ``each`` hook's is unread)
     if kind == "each":
         def each(*args: Any) -> None:
             for f in fillers:
