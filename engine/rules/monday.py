@@ -4,10 +4,10 @@ Board meeting: a card, a d6, and the decision most of its Directors vote for."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Final
 
 from engine import errors as E
-from engine.cards import STATS, Ability, BoardMeeting
+from engine.cards import STATS, Ability, Board, BoardMeeting
 from engine.rules.abilities import card_abilities
 from engine.rules.context import event_targets, field, owner_of, seat_of
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying, applying_any
@@ -26,31 +26,13 @@ def _lasting(mods: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
 def begin_monday(tx: Tx) -> None:
     """Monday of a week: reset the week's markers, Production for every club, then the Board meetings."""
     week = tx.state.week
-    clubs = tuple(
-        evolve(
-            c,
-            mods=_lasting(c.mods),
-            acted=False,
-            free_used=0,
-            board_card=None,
-            board_done=False,
-            lineup=None,
-            stands=0,
-            tactic_played=None,
-            goals=0,
-            conceded=0,
-            result=None,
-            consequence_done=False,
-            opp_mods=(),
-        )
-        for c in tx.state.clubs
-    )
+    clubs = tuple([_new_week(c) for c in tx.state.clubs])
     tx.state = evolve(tx.state, turn=0, clubs=clubs)
     if not tx.quiet:
         tx.say("week", None, f"Week {week} begins: Monday, Production and the Board meetings.", week=week, first_seat=tx.state.first_seat)
     for club in tx.state.clubs:
-        board = tx.board(club.seat)
-        gained = tuple([board.produce(stat, level) for stat, level in zip(STATS, club.stats)])
+        table = _production_table(tx.board(club.seat))
+        gained = tuple([table[stat][level - 1] for stat, level in zip(STATS, club.stats)])  # as `Board.produce`
         club = tx.put(evolve1(club, "res", (club.res[0] + gained[0], club.res[1] + gained[1], club.res[2] + gained[2], club.res[3] + gained[3])))
         if not tx.quiet:
             words = ", ".join(f"{n} {STATS[i].capitalize()}" for i, n in enumerate(gained))
@@ -82,6 +64,39 @@ def _production(sources: tuple[tuple[str, tuple[Ability, ...]], ...]) -> tuple[t
 
 
 _PRODUCTION: dict[int, tuple[Any, tuple[tuple[str, Ability], ...]]] = {}
+
+
+#: What a new week puts back on every club: its turn, Board meeting, lineup and match (the running modifiers that
+#: end with the round go too: `_lasting`).
+NEW_WEEK: Final = {"acted": False, "free_used": 0, "board_card": None, "board_done": False, "lineup": None, "stands": 0,
+                   "tactic_played": None, "goals": 0, "conceded": 0, "result": None, "consequence_done": False,
+                   "opp_mods": ()}
+_NEW_WEEK_AT = tuple((Club._fields.index(name), value) for name, value in NEW_WEEK.items())
+_MODS = Club._fields.index("mods")
+
+
+def _new_week(club: Club) -> Club:
+    """The club as a new week begins (`evolve` with `NEW_WEEK`, its fields set by place: four clubs every week)."""
+    values = [*club]
+    for i, value in _NEW_WEEK_AT:
+        values[i] = value
+    values[_MODS] = _lasting(club.mods)
+    return tuple.__new__(Club, values)  # type: ignore[no-any-return]
+
+
+def _production_table(board: Board) -> dict[str, tuple[int, ...]]:
+    """A board's Production table by Stat (kept for the latest board of each seat: boards stay the same objects)."""
+    kept = _TABLES.get(id(board))
+    if kept is not None and kept[0] is board:
+        return kept[1]
+    table = dict(board.production)
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    _TABLES[id(board)] = (board, table)
+    return table
+
+
+_TABLES: dict[int, tuple[Board, dict[str, tuple[int, ...]]]] = {}
 
 
 def monday_over(tx: Tx) -> bool:
