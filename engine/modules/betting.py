@@ -308,7 +308,12 @@ def _begin(tx: Tx) -> None:
 
 def _over(tx: Tx) -> bool:
     mine = _mine(tx.state)
-    return all(mine.answered(c.seat) for c in tx.state.clubs)
+    answered = {b.seat for b in mine.bets}  # `Betting.answered` for every club at once (asked after every event)
+    answered.update(mine.skipped)
+    for c in tx.state.clubs:
+        if c.seat not in answered:
+            return False
+    return True
 
 
 def _phase_awaiting(state: State) -> list[dict[str, Any]]:

@@ -392,9 +392,12 @@ LASTING: Final = ("tagged_ignore", "tagged_free", "extra_tactic", "injury_as_sus
 
 
 def _after_match(tx: Tx, seat: int) -> None:
-    found = called(tx.profile, tx.state, seat)
-    if found is None or not _tagged(tx, seat, found[2]):
+    mine = _calls(tx.state)
+    if not mine.calls:
         return
+    found, _, ops = _seat(tx.profile, mine, seat)
+    if found is None or ops.isdisjoint(AFTER) or not _tagged(tx, seat, found[2]):
+        return  # no referee called, his cell does nothing after the match, or no footballer has its tags
     for effect in found[1].effects:
         if effect.op in AFTER:
             AFTER[effect.op](tx, seat, found[2], effect)
