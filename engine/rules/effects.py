@@ -122,8 +122,10 @@ def condition_holds(tx: Tx, club: Club, cond: Condition, ctx: Ctx) -> bool | Non
 def conditions_hold(tx: Tx, club: Club, conds: tuple[Condition, ...], ctx: Ctx) -> bool | None:
     """All conditions hold (True), one fails (False), or the table must decide (None)."""
     unknown = False
+    tests = tx.rules.tests
     for cond in conds:
-        ok = condition_holds(tx, club, cond, ctx)
+        check = tests.get(cond.test)  # `condition_holds`, without a call more per condition
+        ok = check(tx, club, cond, ctx) if check is not None else None
         if ok is False:
             return False
         if ok is None:

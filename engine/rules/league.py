@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from engine import host
-from engine.state import Club, Pending, State, evolve
+from engine.state import Club, Pending, State, evolve, evolve1
 from engine.tx import Tx
 
 
@@ -34,7 +34,7 @@ def move_team(tx: Tx, team_id: str, points: int) -> None:
     teams = tx.state.teams
     for i, t in enumerate(teams):
         if t.id == team_id:  # each team once on the table
-            tx.state = evolve(tx.state, teams=teams[:i] + (evolve(t, points=t.points + points),) + teams[i + 1:])
+            tx.state = evolve1(tx.state, "teams", teams[:i] + (evolve1(t, "points", t.points + points),) + teams[i + 1:])
             return
 
 

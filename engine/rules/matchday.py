@@ -192,10 +192,12 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
     wearing: dict[int, list[Held]] = {}  # the footballers wearing each number
     # the numbers worn matter only while some footballer sits out (a plain marker may not stand for a number whose
     # every card is injured or suspended): without one, only the faces of the cards placed are asked
+    blocked: set[int] = set()  # the numbers whose every card sits out
     if any([h.injury > 0 or h.suspension > 0 for h in club.players]):  # `Held.unavailable`, without a call per card
         for h in club.players:
             side = sides[h.id] = side_of(tx, h, club)
             wearing.setdefault(side.jersey, []).append(h)
+        blocked = {n for n, worn in wearing.items() if all([h.unavailable for h in worn])}
     shown: dict[int, str] = dict(reversed(club.markers))  # the side each numbered marker shows (the first of a number)
     numbered = frozenset(pitch.jerseys)
     numbers: list[int] = []
@@ -237,7 +239,7 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
             cards.append(card_id)
         else:
             shows = shown.get(jersey) if jersey is not None else None
-            if shows is not None and (style is None or (style == shows and not wearing)):
+            if shows is not None and (style is None or (style == shows and jersey not in blocked)):
                 style = shows  # a numbered marker as it lies, its number not out (what `_plain_side` says, sooner)
             else:
                 style = _plain_side(tx, club, jersey, style, sides, shown, wearing)
@@ -568,10 +570,16 @@ def _changed_lines(club: Club, opponent: Opponent) -> dict[str, tuple[tuple[int,
     out = {}
     for zone, footballers in opponent.zones:
         section = zone.split("_")[0]
-        out[zone] = (
-            tuple(sorted((_opp_strength(club, section, f.style, f.strength) for f in footballers if f.style == "attack"), reverse=True)),
-            tuple(sorted((_opp_strength(club, section, f.style, f.strength) for f in footballers if f.style == "defence"), reverse=True)),
-        )
+        attack: list[int] = []
+        defence: list[int] = []
+        for f in footballers:
+            if f.style == "attack":
+                attack.append(_opp_strength(club, section, f.style, f.strength))
+            elif f.style == "defence":
+                defence.append(_opp_strength(club, section, f.style, f.strength))
+        attack.sort(reverse=True)
+        defence.sort(reverse=True)
+        out[zone] = (tuple(attack), tuple(defence))
     return out
 
 
@@ -650,14 +658,14 @@ def conclude_match(tx: Tx, seat: int, goals: int, conceded: int, result: str, sc
         if h.id in playing and tx.rules.experience(tx, club.seat, h, True):  # type: ignore[attr-defined]
             h = _experience(tx, club.seat, h, scorers.get(h.id, 0))
         players.append(h)
-    club = evolve(club, players=tuple(players))
+    club = evolve1(club, "players", tuple(players))
     for card_id, n in sorted(scorers.items()):
         # who scored this match, for the abilities and modules that ask after it (until the next Monday)
         club = set_mod(club, f"scored:{card_id}:round", n)
     tx.put(club)
     apply_mandatory(tx, seat, "after_match")
     tx.rules.after_match(tx, seat)  # type: ignore[attr-defined]
-    tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", seat, "match_consequence", "d6", True),))
+    tx.state = evolve1(tx.state, "pending", tx.state.pending + (Pending("roll", seat, "match_consequence", "d6", True),))
 
 
 def _experience(tx: Tx, seat: int, held: Held, goals: int) -> Held:
