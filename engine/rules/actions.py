@@ -388,7 +388,8 @@ def refuse_turn_only(tx: Tx, seat: int, what: str) -> None:
 
 def begin_day(tx: Tx) -> None:
     """A day of turns: every club may act again; the First player's club plays first."""
-    clubs = tuple(evolve(c, acted=False, free_used=0) for c in tx.state.clubs)
+    # a club fresh from Monday is kept as it is (the same object: what is kept for its cards stays valid)
+    clubs = tuple([c if not c.acted and not c.free_used else evolve(c, acted=False, free_used=0) for c in tx.state.clubs])
     first = turn_order(tx.state)[0]
     day = tx.state.stage
     tx.state = evolve(tx.state, turn=first, clubs=clubs)
