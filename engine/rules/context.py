@@ -16,6 +16,10 @@ from engine.state import Club, Held, Quad, RES_INDEX, State, evolve, evolve1
 from engine.tx import Tx
 
 
+_RES = Club._fields.index("res")
+_new = tuple.__new__
+
+
 def field(ev: Mapping[str, Any], name: str, kind: type | tuple[type, ...], doc: str, *, default: Any = ...) -> Any:
     """A required (or defaulted) field of an event, type-checked (bools are not ints)."""
     value = ev.get(name)
@@ -66,9 +70,12 @@ def seat_of(ev: Mapping[str, Any]) -> int:
 def with_res(club: Club, resource: str, delta: int) -> Club:
     """Add (or remove, never below 0) markers of one resource."""
     i = RES_INDEX[resource]
-    res = list(club.res)
-    res[i] = max(0, res[i] + delta)
-    return evolve1(club, "res", (res[0], res[1], res[2], res[3]))
+    res = [*club.res]
+    value = res[i] + delta
+    res[i] = value if value > 0 else 0
+    values = [*club]  # evolve1(club, "res", ...) without its call: a club's resources change on most events
+    values[_RES] = (res[0], res[1], res[2], res[3])
+    return _new(Club, values)  # type: ignore[no-any-return]
 
 
 def quad_add(a: Quad, b: Quad, sign: int = 1) -> Quad:
@@ -99,7 +106,9 @@ def pay(club: Club, cost: Quad, what: str) -> Club:
         raise E.NotEnoughResources(
             E.NOT_ENOUGH.format(seat=club.seat, what=what, cost=describe_quad(cost), have=describe_quad(club.res))
         )
-    return evolve1(club, "res", quad_add(club.res, cost, -1))
+    values = [*club]  # evolve1(club, "res", quad_add(res, cost, -1)) without their calls
+    values[_RES] = (res[0] - cost[0], res[1] - cost[1], res[2] - cost[2], res[3] - cost[3])
+    return _new(Club, values)  # type: ignore[no-any-return]
 
 
 def move_stat(tx: Tx, club: Club, stat: str, steps: int) -> Club:
