@@ -255,8 +255,10 @@ def _tags_roll(tx: Tx, pending: Pending, value: int) -> None:
     assert seat is not None
     d6, _ = _calls(tx.state).of(seat)
     _put(tx, seat, d6, value)
-    found = called(tx.profile, tx.state, seat)
+    found, _, ops = _seat(tx.profile, _calls(tx.state), seat)
     assert found is not None
+    if tx.quiet and ops.isdisjoint(BEFORE):
+        return  # a replay: nothing to say, and the cell does nothing before the match
     referee, cell, tags = found
     words = "/".join(tags)
     if not tx.quiet:
@@ -464,8 +466,10 @@ def _experience(tx: Tx, seat: int, held: Any, fills: bool) -> bool:
     if not fills or not _calls(tx.state).calls:
         return fills
     tags = _lasting(tx.state, tx.profile, seat, "tagged_no_experience")
+    if tags is None:
+        return fills
     card = tx.profile.cards[held.id]
-    if tags is not None and card.kind == "youngster" and set(_printed(tx, held).tags) & set(tags):
+    if card.kind == "youngster" and set(_printed(tx, held).tags) & set(tags):
         tx.say("no_effect", seat, NO_EXPERIENCE.format(name=card.name), card=held.id)
         return False
     return fills
