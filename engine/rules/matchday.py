@@ -5,6 +5,7 @@ card, the result, the Stands' €, experience, and the Match consequence roll.""
 from __future__ import annotations
 
 from collections import Counter
+from operator import itemgetter
 from typing import Any, Final, NamedTuple, Sequence
 
 from engine import errors as E
@@ -247,7 +248,6 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
         if jersey is not None:
             numbers.append(jersey)
         per_zone[zone] = per_zone.get(zone, 0) + 1
-        per_section[section] = per_section.get(section, 0) + 1
     if len(set(numbers)) < len(numbers):  # the first number placed twice
         number = next(n for n, count in Counter(numbers).items() if count > 1)
         raise E.NotAllowed(E.LINEUP_JERSEY_TWICE.format(jersey=number))
@@ -257,6 +257,9 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
     if len(set(cards)) < len(cards):  # the first card placed twice
         card_id = next(c for c, count in Counter(cards).items() if count > 1)
         raise E.NotAllowed(E.LINEUP_CARD_TWICE.format(name=tx.name(card_id)))
+    for zone, n in per_zone.items():
+        section = ZONE_SECTION[zone]
+        per_section[section] = per_section.get(section, 0) + n
     for zone, n in per_zone.items():
         if n > pitch.capacity(zone):
             raise E.NotAllowed(E.LINEUP_ZONE_FULL.format(zone=zone_words(zone, capital=True), cap=pitch.capacity(zone), count=n))
@@ -532,8 +535,8 @@ def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResu
         ours_attack: tuple[int, ...] = ()
         if zone in attack:
             attackers = attack[zone]
-            if len(attackers) > 1:
-                attackers.sort(key=_by_strength)
+            if len(attackers) > 1:  # strongest first, equals in lineup order (a sort keeps their order)
+                attackers.sort(key=_strength_key, reverse=True)
             n = len(d)
             for i, (s, card) in enumerate(attackers):
                 if i >= n or s > d[i]:
@@ -583,8 +586,8 @@ def _changed_lines(club: Club, opponent: Opponent) -> dict[str, tuple[tuple[int,
     return out
 
 
-def _by_strength(item: tuple[int, str | None]) -> int:
-    return -item[0]
+#: An attacker's Strength, of (Strength, card), read without a Python call per attacker.
+_strength_key: Final = itemgetter(0)
 
 
 def _opp_strength(club: Club, section: str, style: str, strength: int) -> int:
