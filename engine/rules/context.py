@@ -12,11 +12,14 @@ from typing import Any
 
 from engine import errors as E
 from engine.cards import STATS, PlayerCard, PlayerSide, Profile, StatStep
-from engine.state import Club, Held, Quad, RES_INDEX, State, evolve, evolve1
+from engine.state import Club, Held, Quad, RES_INDEX, State, evolve
 from engine.tx import Tx
 
 
 _RES = Club._fields.index("res")
+_PLAYERS = Club._fields.index("players")
+_STAFF = Club._fields.index("staff")
+_MODS = Club._fields.index("mods")
 _new = tuple.__new__
 
 
@@ -197,11 +200,23 @@ def side_of(tx: Tx, held: Held, club: Club | None = None) -> PlayerSide:
 def replace_held(club: Club, held: Held) -> Club:
     """Store a changed footballer or Staff card on the club."""
     card_id = held.id
-    players = club.players
-    for h in players:
+    i = _PLAYERS
+    cards = club.players
+    for h in cards:
         if h.id == card_id:
-            return evolve1(club, "players", tuple([held if h.id == card_id else h for h in players]))
-    return evolve1(club, "staff", tuple([held if h.id == card_id else h for h in club.staff]))
+            break
+    else:
+        i = _STAFF
+        cards = club.staff
+    changed = [*cards]
+    k = 0
+    for h in cards:  # every card with that id, as a comprehension would, without its call
+        if h.id == card_id:
+            changed[k] = held
+        k += 1
+    values = [*club]  # evolve1(club, "players" or "staff", ...) without its call
+    values[i] = tuple(changed)
+    return _new(Club, values)  # type: ignore[no-any-return]
 
 
 def owner_of(state: State, card_id: str) -> Club | None:
@@ -301,8 +316,16 @@ def card_marker(profile: Profile, card_id: str, trained: bool = False) -> dict[i
 
 def set_mod(club: Club, name: str, delta: int) -> Club:
     """Add to a running modifier (removed when it reaches 0)."""
-    value = club.mod(name) + delta
-    mods = tuple(m for m in club.mods if m[0] != name)
+    value: int | None = None
+    kept: list[tuple[str, int]] = []
+    for m in club.mods:  # `Club.mod` and the others kept in one pass, without calls
+        if m[0] != name:
+            kept.append(m)
+        elif value is None:
+            value = m[1]
+    value = delta if value is None else value + delta
     if value:
-        mods = mods + ((name, value),)
-    return evolve(club, mods=mods)
+        kept.append((name, value))
+    values = [*club]  # evolve(club, mods=...) without its call
+    values[_MODS] = tuple(kept)
+    return _new(Club, values)  # type: ignore[no-any-return]
