@@ -391,7 +391,7 @@ def lineup_faces(tx: Tx, club: Club) -> tuple[dict[str, tuple[Held, PlayerSide]]
     """The footballer cards of the club's lineup (in its order) with the face each shows now, and the moments at which
     one of those faces has a mandatory ability.  Worked out once while the event, its state and the club stay the
     same objects: a match asks them at each of its moments and for every zone."""
-    kept = _FACES_KEPT
+    kept = _FACES_KEPT[0]  # one tuple, read and replaced whole (requests answered side by side see one answer)
     if kept[0] is tx and kept[1] is tx.state and kept[2] is club:
         return kept[3]  # type: ignore[no-any-return]
     faces: dict[str, tuple[Held, PlayerSide]] = {}
@@ -405,12 +405,12 @@ def lineup_faces(tx: Tx, club: Club) -> tuple[dict[str, tuple[Held, PlayerSide]]
         if side.mandatory:
             mandatory = mandatory | side.mandatory
     found = (faces, mandatory)
-    _FACES_KEPT[:] = (tx, tx.state, club, found)
+    _FACES_KEPT[0] = (tx, tx.state, club, found)
     return found
 
 
 #: The latest answer of `lineup_faces`, with the event (its `Tx`), the state and the club it was worked out for.
-_FACES_KEPT: list[Any] = [None, None, None, None]
+_FACES_KEPT: list[tuple[Any, Any, Any, Any]] = [(None, None, None, None)]
 
 
 def fielded(lineup: tuple[Placed, ...] | None) -> tuple[str, ...]:
