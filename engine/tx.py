@@ -19,6 +19,7 @@ Announcement = dict[str, Any]
 _CLUBS = State._fields.index("clubs")
 _MODULES = State._fields.index("modules")
 _EVENTS = State._fields.index("events")
+_PENDING = State._fields.index("pending")
 _new = tuple.__new__
 
 
@@ -95,6 +96,13 @@ class Tx:
     def slice(self, module: str) -> Any:
         """A module's slice of the state."""
         return self.state.slice(module)
+
+    def put_pending(self, pending: tuple[Any, ...]) -> None:
+        """Store what the game now awaits (the state's ``pending``), counting the event in the same copy."""
+        values = [*self.state]
+        values[_PENDING] = pending
+        values[_EVENTS] = self.count
+        self.state = _new(State, values)
 
     def put_slice(self, module: str, value: Any) -> None:
         """Store a module's changed slice."""

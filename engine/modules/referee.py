@@ -236,7 +236,7 @@ def _printed(tx: Tx, held: Any) -> PlayerSide:
 
 def _before_match(tx: Tx, seat: int) -> None:
     _put(tx, seat, 0, 0)
-    tx.state = evolve1(tx.state, "pending", tx.state.pending + (Pending("roll", seat, "referee", "d6", True),))
+    tx.put_pending(tx.state.pending + (Pending("roll", seat, "referee", "d6", True),))
     if not tx.quiet:
         tx.say("await_roll", seat, ROLL_REFEREE.format(seat=seat), die="d6", purpose="referee")
 
@@ -245,7 +245,7 @@ def _referee_roll(tx: Tx, pending: Pending, value: int) -> None:
     seat = pending.seat
     assert seat is not None
     _put(tx, seat, value, 0)
-    tx.state = evolve1(tx.state, "pending", (Pending("roll", seat, "referee_tags", "d12", True),) + tx.state.pending)
+    tx.put_pending((Pending("roll", seat, "referee_tags", "d12", True),) + tx.state.pending)
     if not tx.quiet:
         tx.say("await_roll", seat, ROLL_TAGS.format(seat=seat), die="d12", purpose="referee_tags")
 
@@ -334,7 +334,7 @@ def _foul_dice(tx: Tx, seat: int, tags: tuple[str, ...], effect: Effect) -> None
         rolls.append(Pending("roll", seat, "referee_foul", "d6", True, count=at_least, ref=held.id))
         tx.say("await_roll", seat, FOUL_DIE.format(seat=seat, name=tx.name(held.id), tags="/".join(tags),
                                                    at_least=at_least), die="d6", purpose="referee_foul", card=held.id)
-    tx.state = evolve(tx.state, pending=tuple(rolls) + tx.state.pending)
+    tx.put_pending(tuple(rolls) + tx.state.pending)
 
 
 def _scorers(tx: Tx, seat: int, tags: tuple[str, ...]) -> list[Any]:

@@ -258,7 +258,7 @@ def on_potential(tx: Tx) -> None:
     if level >= board.stat_max:
         raise E.NotAllowed(E.POTENTIAL_TOP.format(seat=seat, stat=stat.capitalize(), level=level))
     tx.put(evolve(club, acted=True))
-    tx.state = evolve(tx.state, pending=tx.state.pending + (Pending("roll", seat, "potential", "d6", True, ref=stat),))
+    tx.put_pending(tx.state.pending + (Pending("roll", seat, "potential", "d6", True, ref=stat),))
     if not tx.quiet:
         tx.say("potential", seat, f"Seat {seat} tries to raise its {stat.capitalize()} Stat (level {level}): roll the d6, more than {level} succeeds.", stat=stat, level=level)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine import errors as E
 from engine.rules.context import event_targets, field, set_mod, with_res
-from engine.state import Club, Pending, evolve, evolve1
+from engine.state import Club, Pending
 from engine.tx import Tx
 
 
@@ -89,12 +89,12 @@ def _hold_or_resolve(tx: Tx, pending: Pending, value: int, at: int | None = None
             club = tx.club(seat)
         if _can_reroll(club, pending.purpose):
             index = awaited.index(pending) if at is None else at
-            tx.state = evolve1(tx.state, "pending", (*rest[:index], _as(pending, "keep_or_reroll", value), *rest[index:]))
+            tx.put_pending((*rest[:index], _as(pending, "keep_or_reroll", value), *rest[index:]))
             if not tx.quiet:
                 price = "use a free reroll" if _free_reroll(club, pending.purpose) else "spend 1 Fanbase"
                 tx.say("roll", seat, f"Seat {seat} rolled {value} on the {pending.die}: keep it, or {price} to reroll.", die=pending.die, value=value, purpose=pending.purpose, held=True)
             return
-    tx.state = evolve1(tx.state, "pending", rest)
+    tx.put_pending(rest)
     who = f"Seat {seat}" if seat is not None else "The table"
     if not tx.quiet:
         tx.say("roll", seat, f"{who} rolled {value} on the {pending.die}.", die=pending.die, value=value, purpose=pending.purpose, held=False, team=pending.team or None)
@@ -168,7 +168,7 @@ def on_reroll(tx: Tx) -> None:
         # the roll takes the held result's place: held again there, or taken out (one copy of the state)
         _hold_or_resolve(tx, as_roll, value, at, club)
         return
-    tx.state = evolve(tx.state, pending=tuple(as_roll if p is pending else p for p in awaited))
+    tx.put_pending(tuple(as_roll if p is pending else p for p in awaited))
     _hold_or_resolve(tx, as_roll, value)
 
 
@@ -177,9 +177,9 @@ def on_keep(tx: Tx) -> None:
     seat, pending, at = _held(tx)
     awaited = tx.state.pending
     if awaited.count(pending) == 1:
-        tx.state = evolve1(tx.state, "pending", awaited[:at] + awaited[at + 1:])
+        tx.put_pending(awaited[:at] + awaited[at + 1:])
     else:
-        tx.state = evolve(tx.state, pending=tuple(p for p in awaited if p is not pending))
+        tx.put_pending(tuple(p for p in awaited if p is not pending))
     if not tx.quiet:
         tx.say("keep", seat, f"Seat {seat} keeps the {pending.value}.", value=pending.value, purpose=pending.purpose)
     _resolve(tx, pending, pending.value)

@@ -123,7 +123,7 @@ def on_board_meeting(tx: Tx) -> None:
     if owner is not None:
         raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=owner.seat))
     tx.put(evolve1(club, "board_card", card.id))
-    tx.state = evolve1(tx.state, "pending", tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
+    tx.put_pending(tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
     if not tx.quiet:
         tx.say("board_meeting_card", seat, f"Seat {seat}'s Board meeting: {card.name}. Roll the d6.", card=card.id)
 
@@ -160,7 +160,7 @@ def board_meeting_roll(tx: Tx, pending: Pending, value: int) -> None:
     card: BoardMeeting = tx.profile.cards[club.board_card]  # type: ignore[index,assignment]
     votes, leaders = _tally(tx, club, card, value)
     if len(leaders) > 1 and not _always_tied(tx, club, card):
-        tx.state = evolve1(tx.state, "pending", tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
+        tx.put_pending(tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
         if not tx.quiet:
             tx.say(
                 "board_meeting_tie", seat, f"Seat {seat} rolled {value}: the Directors' votes are tied ({', '.join(leaders)}). Reroll the d6 for free.",
