@@ -104,14 +104,17 @@ class SimClock:
 
     def now(self) -> float:
         """Seconds of simulated time since the rig was made."""
-        with self._lock:
-            return self._now + (time.monotonic() - self._wall_start if self.follow_wall else 0.0)
+        if self.follow_wall:
+            return self._now + (time.monotonic() - self._wall_start)
+        return self._now  # one float read: atomic, no lock needed
 
     def advance(self, seconds: float) -> float:
         """Move simulated time forward by ``seconds`` and return the new time."""
         with self._lock:
-            self._now += max(0.0, seconds)
-        return self.now()
+            if seconds > 0.0:
+                self._now += seconds
+            now = self._now
+        return now + (time.monotonic() - self._wall_start) if self.follow_wall else now
 
     def sleep(self, seconds: float) -> None:
         """A driver's wait in simulation: it passes simulated time (and wall time too when following it)."""
@@ -529,20 +532,22 @@ class SimMfrc522:
         """One SPI transfer: an address byte then data; reads shift out one register per byte."""
         with self._lock:
             self.transfers += 1
-            now = self.clock.advance(len(data) * 8 / max(1, speed_hz) + self.transfer_overhead)
+            now = self.clock.advance(len(data) * 8 / (speed_hz if speed_hz > 1 else 1) + self.transfer_overhead)
             if self._spi_fails:
                 raise OSError(errno.EIO, "Input/output error")
             if self._lost is not None or not self._powered or now < self._awake_at:
                 # A chip in power-down or still starting its oscillator leaves MISO alone and loses every write.
                 return [self._lost if self._lost is not None else 0x00] * len(data)
-            self._catch_up()
+            if self._events:  # what fell due meanwhile (`_catch_up` without its call when nothing is scheduled)
+                self._catch_up()
             if not data:
                 return []
             out = [0x00]
             if data[0] & 0x80:  # read: every byte but the last names the next register to read
                 for addr_byte in data[:-1]:
                     out.append(self._read((addr_byte >> 1) & 0x3F))
-                    self._catch_up()
+                    if self._events:
+                        self._catch_up()
                 return out
             address = (data[0] >> 1) & 0x3F
             for value in data[1:]:
