@@ -339,6 +339,8 @@ class Rules:
         if any("board" in part.hooks for part in parts):
             self.boards = {}
             own = tuple(m.name for m in chosen if "board" in m.hooks and m.state is not None)
+            #: the modules whose slices the kept boards depend on (`engine.tx.Tx.board` checks them without a call)
+            self.board_slices = own
             self.board = _kept(self.board, self.boards, own)  # type: ignore[attr-defined,has-type]
 
     def phase(self, stage: str) -> Phase:

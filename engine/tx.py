@@ -125,8 +125,20 @@ class Tx:
         if boards is None:  # no module of this game changes a board
             return printed
         found = boards.get(seat)  # the answer kept while the slices stay the same (`engine.host`)
-        if found is not None and found[1] is self.state.modules and found[0] is printed:
-            return found[2]  # type: ignore[no-any-return]
+        if found is not None and found[0] is printed:
+            slices = self.state.modules
+            if found[1] is slices:
+                return found[2]  # type: ignore[no-any-return]
+            # another slice moved: the answer holds while the slices of the modules filling the hook are equal
+            # (`engine.host._kept`'s own check, here without the call into it)
+            own = self.rules.board_slices
+            key = []
+            for name, value in slices:
+                if name in own:
+                    key.append(value)
+            if key == found[3]:
+                boards[seat] = (printed, slices, found[2], key)
+                return found[2]  # type: ignore[no-any-return]
         return self.rules.board(self.profile, self.state, seat, printed)  # type: ignore[attr-defined,no-any-return]
 
     def card(self, card_id: Any, *kinds: str) -> Any:

@@ -14,7 +14,7 @@ from engine import errors as E
 from engine.cards import Ability, PlayerCard
 from engine.rules.context import describe_quad, event_roll, event_targets, pay, quad_of, replace_held, side_of, unavailable
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying_at, choices_of
-from engine.state import Club, Pending, evolve
+from engine.state import Club, Pending, evolve, evolve1
 from engine.tx import Tx
 
 #: Stages whose moment lets a club use its optional abilities of the same timing (not exhausting the card).
@@ -62,7 +62,7 @@ def _card_abilities(tx: Tx, club: Club, hook: Any) -> tuple[tuple[str, tuple[Abi
     suspended = club.suspended
     out = [(d, cards[d].abilities) for d in club.directors if not suspended or not club.suspension_on(d)]
     for h in club.staff:
-        if not h.unavailable:
+        if not (h.injury > 0 or h.suspension > 0):  # `Held.unavailable` without the property's call
             out.append((h.id, cards[h.id].abilities))
     if club.shirt:
         out.append((club.shirt, cards[club.shirt].shirt))
@@ -85,21 +85,29 @@ def _card_abilities(tx: Tx, club: Club, hook: Any) -> tuple[tuple[str, tuple[Abi
 def card_actions(tx: Tx, club: Club, card_id: str) -> tuple[tuple[Ability, ...], str] | None:
     """The abilities a card or token of the club carries, and its kind of holder; None when the club lacks it."""
     cards = tx.profile.cards
-    hook = tx.rules.abilities  # type: ignore[attr-defined]
+    # a module may change what a card offers; when none does, the printed abilities are the answer (no call to
+    # the hook that would hand them back unchanged: asked for every card action and free action looked for)
+    hook = tx.rules.abilities if "abilities" in tx.rules.filled else None  # type: ignore[attr-defined]
     if card_id in club.directors:
-        return hook(tx, club, card_id, cards[card_id].abilities), "director"  # type: ignore[attr-defined]
+        found = cards[card_id].abilities
+        return (found if hook is None else hook(tx, club, card_id, found)), "director"
     held = club.held(card_id)
     if held is not None:
         card = cards[card_id]
         if isinstance(card, PlayerCard):
             return side_of(tx, held, club).abilities, "footballer"
-        return hook(tx, club, card_id, card.abilities), "staff"  # type: ignore[attr-defined]
+        return (card.abilities if hook is None else hook(tx, club, card_id, card.abilities)), "staff"
     if card_id in club.infrastructure:
-        return hook(tx, club, card_id, tx.board(club.seat).infrastructure_kind(card_id).abilities), "token"
+        found = tx.board(club.seat).infrastructure_kind(card_id).abilities
+        return (found if hook is None else hook(tx, club, card_id, found)), "token"
     if card_id == club.shirt:
-        return hook(tx, club, card_id, cards[card_id].shirt), "sponsor"  # type: ignore[attr-defined]
+        found = cards[card_id].shirt
+        return (found if hook is None else hook(tx, club, card_id, found)), "sponsor"
     if card_id in club.adboards:
-        return (() if club.mod(f"adboard_bonus:{card_id}") else hook(tx, club, card_id, cards[card_id].adboard)), "sponsor"  # type: ignore[attr-defined]
+        if club.mod(f"adboard_bonus:{card_id}"):
+            return (), "sponsor"
+        found = cards[card_id].adboard
+        return (found if hook is None else hook(tx, club, card_id, found)), "sponsor"
     return None
 
 
@@ -113,8 +121,8 @@ def exhaust(club: Club, card_id: str) -> Club:
     """Exhaust a card or token of the club."""
     held = club.held(card_id)
     if held is not None:
-        return replace_held(club, evolve(held, exhausted=True))
-    return evolve(club, exhausted=club.exhausted + (card_id,))
+        return replace_held(club, evolve1(held, "exhausted", True))
+    return evolve1(club, "exhausted", club.exhausted + (card_id,))
 
 
 def _affordable(ability: Ability, purse: tuple[int, int, int, int]) -> bool:
@@ -156,7 +164,7 @@ def match_offers(tx: Tx, club: Club, timings: tuple[str, ...]) -> list[tuple[str
     sources = [(card_id, abilities, club.res) for card_id, abilities in card_abilities(tx, club)]
     for p in club.lineup or ():
         held = club.held(p.card) if p.card else None
-        if held is not None and not held.unavailable:
+        if held is not None and not (held.injury > 0 or held.suspension > 0):  # `Held.unavailable`, no call
             sources.append((held.id, side_of(tx, held, club).abilities, held.assigned))
     for card_id, abilities, purse in sources:
         for ability in abilities:  # the card's first such ability, unless the card is exhausted

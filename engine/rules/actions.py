@@ -288,10 +288,11 @@ def can_take_free_action(tx: Tx, club: Club) -> bool:
         return False
     # the cards that are ready first (cheap to tell), then whether one of them has an action
     for held in club.staff:
-        if not held.exhausted and not held.unavailable and _has_action(tx, club, held.id):
+        # `Held.unavailable` read at once (no property call per card)
+        if not held.exhausted and not (held.injury > 0 or held.suspension > 0) and _has_action(tx, club, held.id):
             return True
     for held in club.players:  # a footballer's action is on the face he shows (`card_actions` says the same)
-        if not held.exhausted and not held.unavailable and _acts(side_of(tx, held, club).abilities):
+        if not held.exhausted and not (held.injury > 0 or held.suspension > 0) and _acts(side_of(tx, held, club).abilities):
             return True
     for card_id in club.directors:
         if card_id not in club.exhausted and not club.suspension_on(card_id) and _has_action(tx, club, card_id):

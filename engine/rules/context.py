@@ -290,7 +290,9 @@ def turn_order(state: State) -> list[int]:
 def unavailable(club: Club, card_id: str) -> bool:
     """True while a card or token of the club carries Injury or Suspension tokens (its actions and features are off)."""
     held = club.held(card_id)
-    return held.unavailable if held is not None else club.suspension_on(card_id) > 0
+    if held is not None:
+        return held.injury > 0 or held.suspension > 0  # `Held.unavailable` without the property's call
+    return club.suspension_on(card_id) > 0
 
 
 def suspend_other(club: Club, card_id: str, delta: int) -> Club:
