@@ -30,7 +30,7 @@ from engine.rules.context import (
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying_at, choices_of, consequence_ref
 from engine.rules.league import move_team, week_opponent
 from engine.rules.suspension_and_injury import blank_markers, injury_roll, resting, shed_tokens
-from engine.state import Club, Held, Pending, Placed, State, evolve, evolve1
+from engine.state import Club, Held, Pending, Placed, Quad, State, evolve, evolve1
 from engine.tx import Tx
 
 def zone_goals(attackers: Sequence[int], defenders: Sequence[int]) -> int:
@@ -48,6 +48,8 @@ def zone_goals(attackers: Sequence[int], defenders: Sequence[int]) -> int:
 #: A named tuple made from its values without the constructor that takes keywords (several times faster): for the
 #: jersey markers of every lineup and the nine zones of every match.
 _new_tuple: Final = tuple.__new__
+#: Where a club keeps its resources, setup sides, lineup and Stands (`place_lineup` stores them in one copy).
+_RES, _MARKERS_SETUP, _LINEUP, _STANDS = (Club._fields.index(f) for f in ("res", "markers_setup", "lineup", "stands"))
 
 
 class ZoneResult(NamedTuple):
@@ -180,6 +182,10 @@ def zone_words(zone: str, capital: bool = False) -> str:
     return f"{'The' if capital else 'the'} {SECTION_WORDS.get(section, section)}' {_SIDE_WORDS.get(side, side)}"
 
 
+#: The kinds of card a lineup fields (`Tx.card` checks them).
+_FOOTBALLER_KINDS: Final = ("player", "youngster", "veteran")
+
+
 def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tuple[Placed, ...]:
     """The jersey markers of a lineup checked against the pitch and the club's cards (``partial``: the first of them,
     as a person places them one by one; every check but the count)."""
@@ -194,13 +200,20 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
     # the numbers worn matter only while some footballer sits out (a plain marker may not stand for a number whose
     # every card is injured or suspended): without one, only the faces of the cards placed are asked
     blocked: set[int] = set()  # the numbers whose every card sits out
-    if any([h.injury > 0 or h.suspension > 0 for h in club.players]):  # `Held.unavailable`, without a call per card
-        for h in club.players:
+    players = club.players
+    out = any([h.injury > 0 or h.suspension > 0 for h in players])  # `Held.unavailable`, without a call per card
+    if out:
+        for h in players:
             side = sides[h.id] = side_of(tx, h, club)
             wearing.setdefault(side.jersey, []).append(h)
         blocked = {n for n, worn in wearing.items() if all([h.unavailable for h in worn])}
     shown: dict[int, str] = dict(reversed(club.markers))  # the side each numbered marker shows (the first of a number)
     numbered = frozenset(pitch.jerseys)
+    # each footballer by id, the first of an id as `Club.held` finds it: one dict instead of a search per card
+    by_id: dict[str, Held] = {}
+    for h in reversed(players):
+        by_id[h.id] = h
+    known_cards = tx.profile.cards
     numbers: list[int] = []
     cards: list[str] = []
     per_zone: dict[str, int] = {}
@@ -216,14 +229,23 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
         jersey = e.get("jersey")
         card_id = e.get("card")
         style = e.get("style")
-        if jersey is not None and (not isinstance(jersey, int) or isinstance(jersey, bool) or jersey not in numbered):
+        if (jersey is not None and not (type(jersey) is int and jersey in numbered)  # a known number, at once
+                and (not isinstance(jersey, int) or isinstance(jersey, bool) or jersey not in numbered)):
             raise E.NotAllowed(E.LINEUP_JERSEY_UNKNOWN.format(jersey=jersey, known=", ".join(map(str, pitch.jerseys))))
         if card_id is not None:
-            card = tx.card(card_id, "player", "youngster", "veteran")
-            held = club.held(card.id)
+            # `tx.card` asked only when it refuses: a text id of a footballer card is taken at once
+            card = known_cards.get(card_id) if type(card_id) is str else None
+            if card is None or card.kind not in _FOOTBALLER_KINDS:
+                card = tx.card(card_id, *_FOOTBALLER_KINDS)
+            held = by_id.get(card_id)
             if held is None:
-                raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=club.seat, name=card.name))
-            if held.unavailable:
+                held = club.held(card.id)  # not among the footballers
+                if held is None:
+                    raise E.NotAllowed(E.CARD_NOT_OWNED.format(seat=club.seat, name=card.name))
+                sits_out = held.unavailable
+            else:
+                sits_out = out and held.unavailable  # none sits out when none of the club's footballers does
+            if sits_out:
                 raise E.NotAllowed(E.LINEUP_UNAVAILABLE.format(name=card.name))
             side = sides.get(held.id)
             if side is None:
@@ -301,6 +323,16 @@ class Checked(NamedTuple):
 def check_lineup(tx: Tx, club: Club, *, partial: bool = False) -> Checked:
     """The event's lineup (``players``, ``stands``, ``assign``) checked for the club and paid for, nothing stored;
     ``partial``: the jersey markers placed so far (a person placing them one by one), every check but their count."""
+    lineup, stands, cost, extra, setup = _checked(tx, club, partial)
+    club = pay(club, cost, "field this lineup")
+    if setup is not club.markers_setup:
+        club = evolve1(club, "markers_setup", setup)
+    return Checked(lineup, stands, cost, extra, club)
+
+
+def _checked(tx: Tx, club: Club, partial: bool = False) -> tuple[tuple[Placed, ...], int, Quad, dict[str, Quad], tuple[tuple[int, str], ...]]:
+    """`check_lineup`'s checks, the club not yet paying: the lineup, the Stands' Fanbase, the cost, the resources
+    assigned to cards and the setup sides known once it is placed."""
     ev = tx.event
     seat = club.seat
     lineup = _parse_lineup(tx, club, field(ev, "players", list, "the ten jersey markers: zone, jersey, card, style"), partial)
@@ -321,11 +353,10 @@ def check_lineup(tx: Tx, club: Club, *, partial: bool = False) -> Checked:
         if any(v < 0 for v in extra[card_id]):
             raise E.BadEvent(E.BAD_FIELD.format(type="lineup", field="assign", why="amounts cannot be negative"))
         cost = quad_add(cost, extra[card_id])
-    club = pay(club, cost, "field this lineup")
-    setup = _setup_sides(tx, club, lineup)
-    if setup is not club.markers_setup:
-        club = evolve1(club, "markers_setup", setup)
-    return Checked(lineup, stands, cost, extra, club)
+    res = club.res
+    if cost[0] > res[0] or cost[1] > res[1] or cost[2] > res[2] or cost[3] > res[3]:
+        pay(club, cost, "field this lineup")  # refused, in its words
+    return lineup, stands, cost, extra, _setup_sides(tx, club, lineup)
 
 
 def place_lineup(tx: Tx, seat: int) -> None:
@@ -335,7 +366,7 @@ def place_lineup(tx: Tx, seat: int) -> None:
     club = tx.club(seat)
     if club.lineup is not None:
         raise E.NotAllowed(E.ALREADY_LINED_UP.format(seat=seat))
-    lineup, stands, cost, extra, club = check_lineup(tx, club)
+    lineup, stands, cost, extra, setup = _checked(tx, club)
     for card_id, q in extra.items():
         held = club.held(card_id)
         assert held is not None
@@ -345,7 +376,15 @@ def place_lineup(tx: Tx, seat: int) -> None:
         if p.jersey is not None and shows.get(p.jersey) != p.style:  # a marker turns over (else the markers stay as they are)
             club = flip_markers(club, {p.jersey: p.style for p in lineup if p.jersey is not None})
             break
-    tx.put(evolve(club, lineup=lineup, stands=stands))
+    # paid, its setup sides and its lineup stored in one copy of the club (`check_lineup`'s and `evolve`'s together)
+    values = [*club]
+    res = club.res
+    values[_RES] = (res[0] - cost[0], res[1] - cost[1], res[2] - cost[2], res[3] - cost[3])
+    values[_MARKERS_SETUP] = setup
+    values[_LINEUP] = lineup
+    values[_STANDS] = stands
+    club = _new_tuple(Club, values)
+    tx.put(club)
     if not tx.quiet:
         playing = set(fielded(lineup))
         tx.say(
@@ -508,7 +547,7 @@ def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResu
     attack: dict[str, list[tuple[int, str | None]]] = {}
     defence: dict[str, list[int]] = {}
     for p in club.lineup or ():
-        card = p.card
+        zone, _, card, style = p  # a `Placed` unpacked at once, not read field by field
         if card is None:
             strength = 1
         elif card in faces:
@@ -516,16 +555,16 @@ def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResu
             strength = max(0, side.strength + held.strength_temp + held.strength_perm)
         else:
             strength = strength_of(tx, club, p)
-        if p.style == "attack":
-            if p.zone in attack:
-                attack[p.zone].append((strength, card))
+        if style == "attack":
+            if zone in attack:
+                attack[zone].append((strength, card))
             else:
-                attack[p.zone] = [(strength, card)]
-        elif p.style == "defence":
-            if p.zone in defence:
-                defence[p.zone].append(strength)
+                attack[zone] = [(strength, card)]
+        elif style == "defence":
+            if zone in defence:
+                defence[zone].append(strength)
             else:
-                defence[p.zone] = [strength]
+                defence[zone] = [strength]
     scorers: Counter[str] = Counter()
     out = []
     for zone in ZONES:
