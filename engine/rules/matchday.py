@@ -25,7 +25,6 @@ from engine.rules.context import (
     set_mod,
     side_of,
     unavailable,
-    with_res,
 )
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying_at, choices_of, consequence_ref
 from engine.rules.league import move_team, week_opponent
@@ -48,8 +47,9 @@ def zone_goals(attackers: Sequence[int], defenders: Sequence[int]) -> int:
 #: A named tuple made from its values without the constructor that takes keywords (several times faster): for the
 #: jersey markers of every lineup and the nine zones of every match.
 _new_tuple: Final = tuple.__new__
-#: Where a club keeps its resources, setup sides, lineup and Stands (`place_lineup` stores them in one copy).
-_RES, _MARKERS_SETUP, _LINEUP, _STANDS = (Club._fields.index(f) for f in ("res", "markers_setup", "lineup", "stands"))
+#: Where a club keeps the fields `place_lineup` and `conclude_match` store, each in one copy of the club.
+_RES, _MARKERS_SETUP, _LINEUP, _STANDS, _GOALS, _CONCEDED, _RESULT, _POINTS, _PLAYERS = (
+    Club._fields.index(f) for f in ("res", "markers_setup", "lineup", "stands", "goals", "conceded", "result", "points", "players"))
 
 
 class ZoneResult(NamedTuple):
@@ -679,7 +679,12 @@ def conclude_match(tx: Tx, seat: int, goals: int, conceded: int, result: str, sc
     consequence roll is awaited.  A module that plays a match its own way (between clubs) ends it here too."""
     club = tx.club(seat)
     points = dict(tx.board(None).league_points)
-    club = evolve(club, goals=goals, conceded=conceded, result=result, points=club.points + points[result])
+    # the result, the Stands' € and the footballers stored in one copy of the club (not one copy each)
+    values = [*club]
+    values[_GOALS] = goals
+    values[_CONCEDED] = conceded
+    values[_RESULT] = result
+    values[_POINTS] = club.points + points[result]
     if not tx.quiet:
         word = {"win": "wins", "draw": "draws", "loss": "loses"}[result]
         tx.say(
@@ -689,18 +694,22 @@ def conclude_match(tx: Tx, seat: int, goals: int, conceded: int, result: str, sc
     # "Discard the Fanbase markers from the Stands and gain 1 € for each discarded"; temporary Strength goes,
     # experience spaces fill
     if club.stands:
-        club = with_res(club, "budget", club.stands)
+        res = club.res
+        budget = res[0] + club.stands  # `with_res(club, "budget", club.stands)`, in the same copy
+        values[_RES] = (budget if budget > 0 else 0, res[1], res[2], res[3])
         if not tx.quiet:
             tx.say("stands", seat, f"Seat {seat} discards the {club.stands} Fanbase on the Stands and gains {club.stands} €.", fanbase=0, budget=club.stands)
     playing = fielded(club.lineup)
     players = []
+    experience = tx.rules.experience  # type: ignore[attr-defined]
     for h in club.players:
         if h.strength_temp:
             h = evolve(h, strength_temp=0)
-        if h.id in playing and tx.rules.experience(tx, club.seat, h, True):  # type: ignore[attr-defined]
+        if h.id in playing and experience(tx, club.seat, h, True):
             h = _experience(tx, club.seat, h, scorers.get(h.id, 0))
         players.append(h)
-    club = evolve1(club, "players", tuple(players))
+    values[_PLAYERS] = tuple(players)
+    club = _new_tuple(Club, values)
     for card_id, n in sorted(scorers.items()):
         # who scored this match, for the abilities and modules that ask after it (until the next Monday)
         club = set_mod(club, f"scored:{card_id}:round", n)
