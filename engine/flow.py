@@ -7,8 +7,11 @@ anything is pending or a module is ``busy``; inside a phase, ``step`` moves on (
 
 from __future__ import annotations
 
-from engine.state import evolve
+from engine.state import State
 from engine.tx import Tx
+
+_STAGE, _WEEK, _EVENTS = (State._fields.index(name) for name in ("stage", "week", "events"))
+_new = tuple.__new__
 
 #: A bound on the moves made after one event, so a broken phase or module cannot loop forever.
 MAX_MOVES = 256
@@ -63,7 +66,12 @@ def advance(tx: Tx) -> None:
         if phase.end is not None:
             phase.end(tx)
         stage, week = after
-        tx.state = evolve(tx.state, stage=stage, week=week, events=tx.count)  # the event counted in the same copy
+        # evolve(state, stage=..., week=..., events=...) without its call: the event counted in the same copy
+        values = [*tx.state]
+        values[_STAGE] = stage
+        values[_WEEK] = week
+        values[_EVENTS] = tx.count
+        tx.state = _new(State, values)
         begin = rules.phase(stage).begin
         if begin is not None:
             begin(tx)

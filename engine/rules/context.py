@@ -12,7 +12,7 @@ from typing import Any
 
 from engine import errors as E
 from engine.cards import STATS, PlayerCard, PlayerSide, Profile, StatStep
-from engine.state import Club, Held, Quad, RES_INDEX, State, evolve
+from engine.state import Club, Held, Quad, RES_INDEX, State, evolve, evolve1
 from engine.tx import Tx
 
 
@@ -122,9 +122,9 @@ def move_stat(tx: Tx, club: Club, stat: str, steps: int) -> Club:
     level = club.stats[i]
     target = level + steps
     new_level = min(max(target, 1), board.stat_max)
-    stats = list(club.stats)
+    stats = [*club.stats]
     stats[i] = new_level
-    club = evolve(club, stats=(stats[0], stats[1], stats[2], stats[3]))
+    club = evolve1(club, "stats", (stats[0], stats[1], stats[2], stats[3]))
     over = target - board.stat_max if target > board.stat_max else 0
     under = 1 - target if target < 1 else 0
     fields: dict[str, Any] = {}
@@ -238,9 +238,14 @@ def owner_of(state: State, card_id: str) -> Club | None:
     else:
         _OWNERS[0] = (clubs, 1)
     for c in clubs:
+        for h in c.players:  # `Club.held` without its call (the checks below have no order to keep)
+            if h.id == card_id:
+                return c
+        for h in c.staff:
+            if h.id == card_id:
+                return c
         if (
-            c.held(card_id) is not None
-            or card_id in c.directors
+            card_id in c.directors
             or card_id in c.opponents
             or card_id in c.tactics
             or card_id in c.adboards

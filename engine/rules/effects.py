@@ -210,8 +210,14 @@ _AT: dict[int, tuple[Any, dict[str, tuple[tuple[str, tuple[Any, ...]], ...]]]] =
 
 def apply_effects(tx: Tx, effects: tuple[Effect, ...], ctx: Ctx) -> None:
     """Apply a list of effects for the club at ctx.seat, in order."""
+    ops = tx.rules.ops
     for effect in effects:
-        apply_effect(tx, effect, ctx)
+        # `apply_effect`'s common case without its call: no condition, an op of the game's rules
+        apply = None if effect.when else ops.get(effect.op)
+        if apply is None:
+            apply_effect(tx, effect, ctx)
+        else:
+            apply(tx, tx.club(ctx.seat), ctx, effect)
 
 
 def apply_effect(tx: Tx, effect: Effect, ctx: Ctx) -> None:
