@@ -209,10 +209,7 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
         blocked = {n for n, worn in wearing.items() if all([h.unavailable for h in worn])}
     shown: dict[int, str] = dict(reversed(club.markers))  # the side each numbered marker shows (the first of a number)
     numbered = frozenset(pitch.jerseys)
-    # each footballer by id, the first of an id as `Club.held` finds it: one dict instead of a search per card
-    by_id: dict[str, Held] = {}
-    for h in reversed(players):
-        by_id[h.id] = h
+    by_id = footballers_by_id(players)
     known_cards = tx.profile.cards
     numbers: list[int] = []
     cards: list[str] = []
@@ -435,8 +432,11 @@ def lineup_faces(tx: Tx, club: Club) -> tuple[dict[str, tuple[Held, PlayerSide]]
         return kept[3]  # type: ignore[no-any-return]
     faces: dict[str, tuple[Held, PlayerSide]] = {}
     mandatory: frozenset[str] = frozenset()
+    by_id = footballers_by_id(club.players)
     for card_id in fielded(club.lineup):
-        held = club.held(card_id)
+        held = by_id.get(card_id)
+        if held is None:
+            held = club.held(card_id)  # not among the footballers
         if held is None:
             continue
         side = side_of(tx, held, club)
@@ -450,6 +450,23 @@ def lineup_faces(tx: Tx, club: Club) -> tuple[dict[str, tuple[Held, PlayerSide]]
 
 #: The latest answer of `lineup_faces`, with the event (its `Tx`), the state and the club it was worked out for.
 _FACES_KEPT: list[tuple[Any, Any, Any, Any]] = [(None, None, None, None)]
+
+
+def footballers_by_id(players: tuple[Held, ...]) -> dict[str, Held]:
+    """The footballers by id, the first of an id as `Club.held` finds it (not to be changed): one table instead of a
+    search per card, kept while the club's footballers are the same tuple (most events leave them so)."""
+    kept = _BY_ID_KEPT[0]  # one tuple, read and replaced whole (requests answered side by side see one answer)
+    if kept[0] is players:
+        return kept[1]
+    by_id: dict[str, Held] = {}
+    for h in reversed(players):
+        by_id[h.id] = h
+    _BY_ID_KEPT[0] = (players, by_id)  # holds the tuple, so no other tuple can take its identity
+    return by_id
+
+
+#: The latest answer of `footballers_by_id`, with the footballers it was worked out for.
+_BY_ID_KEPT: list[tuple[Any, dict[str, Held]]] = [((), {})]
 
 
 def fielded(lineup: tuple[Placed, ...] | None) -> tuple[str, ...]:
