@@ -28,7 +28,7 @@ from engine.rules.context import (
 )
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying_at, choices_of, consequence_ref
 from engine.rules.league import move_team, week_opponent
-from engine.rules.suspension_and_injury import blank_markers, injury_roll, resting, shed_tokens
+from engine.rules.suspension_and_injury import injury_roll, resting, shed_tokens
 from engine.state import Club, Held, Pending, Placed, Quad, State, evolve, evolve1
 from engine.tx import Tx
 
@@ -102,9 +102,16 @@ def strength_of(tx: Tx, club: Club, placed: Placed) -> int:
 def stands_of(tx: Tx, club: Club) -> int:
     """Fanbase the club's Stands take: those printed on its board (each as many as the board says) plus built ones."""
     board = tx.board(club.seat)
-    # a suspended Stands token lends no Stands until its tokens are gone
-    off = sum(board.infrastructure_kind(k).stands for k, _ in club.suspended if k in club.infrastructure)
-    return board.printed_stands() + sum(board.infrastructure_kind(k).stands for k in club.infrastructure) - off
+    stands = board.printed_stands()
+    built = club.infrastructure
+    if built:  # loops, not generators: asked at every lineup
+        kinds = board.kinds_by_id  # `Board.infrastructure_kind`
+        for k, _ in club.suspended:  # a suspended Stands token lends no Stands until its tokens are gone
+            if k in built:
+                stands -= kinds[k].stands
+        for k in built:
+            stands += kinds[k].stands
+    return stands
 
 
 def _plain_side(tx: Tx, club: Club, jersey: int | None, style: Any, sides: dict[str, Any] | None = None,
@@ -271,8 +278,11 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
         number = next(n for n, count in Counter(numbers).items() if count > 1)
         raise E.NotAllowed(E.LINEUP_JERSEY_TWICE.format(jersey=number))
     blanks = len(placed) - len(numbers)
-    if blanks and blanks > blank_markers(tx, club):
-        raise E.NotAllowed(E.LINEUP_BLANKS.format(have=blank_markers(tx, club), count=blanks))
+    if blanks:
+        # `blank_markers` from the numbers already known: a proxy for each number whose every card sits out
+        have = tx.profile.board.pitch.blank_jerseys + len(blocked)
+        if blanks > have:
+            raise E.NotAllowed(E.LINEUP_BLANKS.format(have=have, count=blanks))
     if len(set(cards)) < len(cards):  # the first card placed twice
         card_id = next(c for c, count in Counter(cards).items() if count > 1)
         raise E.NotAllowed(E.LINEUP_CARD_TWICE.format(name=tx.name(card_id)))
