@@ -419,7 +419,10 @@ def _lasting(state: State, profile: Any, seat: int, op: str) -> tuple[str, ...] 
 def _footballer(tx: Tx, club: Any, held: Any, side: PlayerSide) -> PlayerSide:
     if club is None or not side.tags or not side.abilities:
         return side  # the common case first: nothing to look up
-    changes = _face_change(tx, club.seat)
+    mine = tx.state.slice(NAME)  # `_face_change` without its call and `_calls`' (asked for each footballer's face)
+    if not mine.calls:
+        return side
+    changes = _seat(tx.profile, mine, club.seat)[1]
     if changes is None:
         return side
     op, tags = changes

@@ -41,7 +41,13 @@ _KEYS: dict[str, tuple[str, ...]] = {}  # by purpose (a game has a handful)
 
 
 def _free_reroll(club: Club, purpose: str) -> str | None:
-    if not club.mods:  # no running modifier at all: nothing to look up
+    mods = club.mods
+    if not mods:  # no running modifier at all: nothing to look up
+        return None
+    for name, _ in mods:  # one pass first: most clubs hold no free reroll, and `Club.mod` would be asked four times
+        if name.startswith("free_rerolls:"):
+            break
+    else:
         return None
     for key in free_reroll_keys(purpose):
         if club.mod(key) > 0:
@@ -133,25 +139,25 @@ def on_roll(tx: Tx) -> None:
     _hold_or_resolve(tx, pending, _value(tx, pending.die), at if awaited.count(pending) == 1 else None, club)
 
 
-def _held(tx: Tx) -> tuple[int, Pending, int]:
-    """The seat, its result held for a choice to keep or reroll, and the place of that result in the awaited tuple."""
+def _held(tx: Tx) -> tuple[int, Pending, int, Club]:
+    """The seat, its result held for a choice to keep or reroll, the place of that result in the awaited tuple, and
+    the club at the seat."""
     seat = tx.event.get("seat")
     if seat.__class__ is not int:  # the common case without `field`'s call; else its check and its refusal
         seat = field(tx.event, "seat", int, "the seat number")
-    tx.club(seat)
+    club = tx.club(seat)
     at = 0
     for p in tx.state.pending:
         if p.need == "keep_or_reroll" and p.seat == seat:
-            return seat, p, at
+            return seat, p, at, club
         at += 1
     raise E.NotAllowed(E.NOT_WAITING_ROLL.format(who=f"Seat {seat}").replace("roll", "choice to keep or reroll"))
 
 
 def on_reroll(tx: Tx) -> None:
     """Reroll the held result: a free reroll from a card if the club has one, else 1 Fanbase."""
-    seat, pending, at = _held(tx)
+    seat, pending, at, club = _held(tx)
     value = _value(tx, pending.die)
-    club = tx.club(seat)
     key = _free_reroll(club, pending.purpose)
     if key is not None:
         club, paid = set_mod(club, key, -1), "a free reroll"
@@ -174,7 +180,7 @@ def on_reroll(tx: Tx) -> None:
 
 def on_keep(tx: Tx) -> None:
     """Keep the held result: it takes effect now."""
-    seat, pending, at = _held(tx)
+    seat, pending, at, _ = _held(tx)
     awaited = tx.state.pending
     if awaited.count(pending) == 1:
         tx.put_pending(awaited[:at] + awaited[at + 1:])
