@@ -289,8 +289,9 @@ def _parse_lineup(tx: Tx, club: Club, entries: Any, partial: bool = False) -> tu
     for zone, n in per_zone.items():
         section = ZONE_SECTION[zone]
         per_section[section] = per_section.get(section, 0) + n
+    least = min(pitch.centre_capacity, pitch.wing_capacity)  # a zone holding no more is never asked its capacity
     for zone, n in per_zone.items():
-        if n > pitch.capacity(zone):
+        if n > least and n > pitch.capacity(zone):
             raise E.NotAllowed(E.LINEUP_ZONE_FULL.format(zone=zone_words(zone, capital=True), cap=pitch.capacity(zone), count=n))
     for section, cap in pitch.section_max:
         if per_section.get(section, 0) > cap:
@@ -685,7 +686,7 @@ def on_kickoff(tx: Tx) -> None:
         goals += z.scored
         conceded += z.conceded
     result = "win" if goals > conceded else "draw" if goals == conceded else "loss"
-    their = {"win": "loss", "loss": "win", "draw": "draw"}[result]
+    their = _THEIR_RESULT[result]
     board = tx.board(None)
     points = dict(board.league_points)
     team_name = board.team(opponent.team).name
@@ -697,6 +698,10 @@ def on_kickoff(tx: Tx) -> None:
                 tx.say("zone", seat, f"{z.zone.replace('_', ' ')}: Seat {seat} scores {z.scored}, {opponent.name} scores {z.conceded}.", **z.as_dict())
     conclude_match(tx, seat, goals, conceded, result, scorers, against,
                    opponent=opponent.id, team=opponent.team, zones=None if tx.quiet else [z.as_dict() for z in zones])
+
+
+#: The Opponent team's result for the club's.
+_THEIR_RESULT: Final = {"win": "loss", "loss": "win", "draw": "draw"}
 
 
 def conclude_match(tx: Tx, seat: int, goals: int, conceded: int, result: str, scorers: Counter[str], against: str,
