@@ -45,12 +45,13 @@ def next_stage(tx: Tx) -> tuple[str, int] | None:
 def advance(tx: Tx) -> None:
     """Move on as far as the game can go by itself: the next turn, the end of a phase and the beginning of the next."""
     rules = tx.rules
-    holds, phases = rules.holds, rules.phases  # the ``busy`` hook's fillers, asked without the hook's own call
+    phases = rules.phases
     for _ in range(MAX_MOVES):
         state = tx.state
         if state.pending:
             return
-        for busy in holds:
+        # the ``busy`` hook's fillers (and ``setup_busy``'s during the setup), asked without the hook's own call
+        for busy in (rules.setup_holds if state.stage == "setup" else rules.holds):
             if busy(state):
                 return
         phase = phases.get(state.stage)

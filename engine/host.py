@@ -197,6 +197,8 @@ HOOKS: Final[Mapping[str, Hook]] = MappingProxyType({
     "final_scoring": Hook("each", "(tx): at the Final scoring, before the Objectives"),
     "score_parts": Hook("collect", "(profile, state, club) -> [(part, VP)]: parts of the final score"),
     "busy": Hook("any", "(state) -> bool: the module holds the game (an open auction): no phase or turn ends"),
+    "setup_busy": Hook("any", "(state) -> bool: the module holds the setup (waiting for the table's word): asked "
+                              "only while the stage is the setup"),
     "awaiting": Hook("collect", "(state) -> [need]: what the module waits for outside its own phases"),
     "view": Hook("collect", "(profile, state, viewer) -> [(name, value)]: the module's part of a viewer's view "
                             "(secrets only for the viewers that may see them)"),
@@ -323,6 +325,9 @@ class Rules:
         self.filled = frozenset(name for name in HOOKS if any(name in part.hooks for part in parts))
         #: the ``busy`` hook's fillers, asked one by one after every event (`engine.flow.advance`)
         self.holds = tuple(part.hooks["busy"] for part in parts if "busy" in part.hooks)
+        #: during the setup, the ``setup_busy`` hook's fillers too (after every event of the game the setup's
+        #: modules would say "not now": not asked)
+        self.setup_holds = self.holds + tuple(part.hooks["setup_busy"] for part in parts if "setup_busy" in part.hooks)
         #: whether some part of this game changes the face a footballer shows (the ``footballer`` hook)
         self.faces = "footballer" in self.filled
         own = {"deck": (lambda profile, game, kind, cards: _module_cards(names, cards)),

@@ -298,7 +298,7 @@ class State(NamedTuple):
         phase = rules.phases.get(self.stage)
         if phase is not None and phase.awaiting is not None:
             needs = phase.awaiting(self)
-            if needs and rules.busy(self):  # type: ignore[attr-defined]
+            if needs and (rules.busy(self) or self.stage == "setup" and rules.setup_busy(self)):  # type: ignore[attr-defined]
                 # a module holds the game (an open auction): the turn's action waits until it lets go
                 needs = [n for n in needs if n.get("need") != "action"]
             out.extend(needs)

@@ -338,7 +338,7 @@ MARKET = host.register(host.Module(
         "goes to the bottom (003 l.229–237).",
     events={"market_top": host.EventSpec("card: the Transfer card on top of the Market deck once it is laid "
                                          "(setup)", _on_top)},
-    hooks={"sale_price": _sale_price, "sold": _sold, "busy": _setup_busy, "awaiting": _awaiting, "view": _view,
+    hooks={"sale_price": _sale_price, "sold": _sold, "setup_busy": _setup_busy, "awaiting": _awaiting, "view": _view,
            "candidates": _candidates},
     data=(host.DataFile(FILE, _read, doc="the Transfer cards: number, name, bonuses; the Goalkeepers"),),
     state=host.Slice(initial=lambda game: Market(), decode=_decode),

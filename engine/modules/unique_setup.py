@@ -416,7 +416,7 @@ UNIQUE_SETUP = host.register(host.Module(
     doc="Each club plays two cards, one green side up and one red, that change its own board tables (003 l.187–219).",
     events={"unique_setup": host.EventSpec("seat, green, red: the Unique Setup cards the club plays green side up "
                                            "and red side up (setup)", _on_place)},
-    hooks={"board": _board, "after_match": _after_match, "busy": _setup_busy, "awaiting": _awaiting, "view": _view,
+    hooks={"board": _board, "after_match": _after_match, "setup_busy": _setup_busy, "awaiting": _awaiting, "view": _view,
            "candidates": _candidates},
     data=(host.DataFile(FILE, _read, doc="the eight cards: each side's words and what it changes on the boards"),),
     state=host.Slice(initial=lambda game: Placed(), decode=_decode),
