@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine import errors as E
 from engine.rules.abilities import open_windows
-from engine.rules.context import field, replace_held, seat_of, turn_order, with_res
+from engine.rules.context import field, replace_held, seat_of, turn_order
 from engine.state import ZERO, Club, Held, Pending, evolve, evolve1
 from engine.tx import Tx
 
@@ -32,15 +32,16 @@ def close_round(tx: Tx) -> None:
     for club in tx.state.clubs:
         board = tx.board(club.seat)
         due = maintenance_due(tx, club)
-        paid = min(due, club.res[0])
-        club = with_res(club, "budget", -paid)
+        res = club.res
+        paid = min(due, res[0])
+        budget = res[0] - paid  # `with_res(club, "budget", -paid)`, in the copy that keeps the rest below
+        budget = budget if budget > 0 else 0
         text = f"Seat {club.seat} pays {paid} € Maintenance"
         if due > paid:
             pending.append(Pending("suspensions", club.seat, count=due - paid))
             text += f" and is {due - paid} € short: choose a Staff or Player card for 2 Suspension tokens per missing €"
         kept = board.fanbase_kept
-        res = (club.res[0], min(club.res[1], kept), min(club.res[2], kept), min(club.res[3], kept))
-        club = tx.put(evolve(club, res=res))
+        club = tx.put(evolve1(club, "res", (budget, min(res[1], kept), min(res[2], kept), min(res[3], kept))))
         if not tx.quiet:
             tx.say("maintenance", club.seat, text + ".", due=due, paid=paid, missing=due - paid)
     tx.state = evolve(tx.state, pending=tuple(pending))
