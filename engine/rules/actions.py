@@ -64,6 +64,10 @@ def _discounts(club: Club, row: str) -> int:
     return club.mod(f"discount:{row}:round") + club.mod(f"discount:{row}:permanent")
 
 
+#: `quad_of({"budget": n})` for the usual prices, made once
+_BUDGET_ONLY: tuple[Quad, ...] = tuple(quad_of({"budget": n}) for n in range(16))
+
+
 def hire_from_row(tx: Tx, seat: int, row: str, card_id: Any, *, discount: int = 0) -> None:
     """Take a card from a Transfer area row (or the Youngster deck) and pay its cost less any discounts."""
     kind = ROW_KINDS.get(row)
@@ -80,7 +84,7 @@ def hire_from_row(tx: Tx, seat: int, row: str, card_id: Any, *, discount: int = 
         raise E.NotAllowed(E.YOUNGSTER_DECK_EMPTY)
     printed = card.untrained.cost if isinstance(card, PlayerCard) else card.cost
     cost = max(0, printed - discount - _discounts(club, row))
-    club = pay(club, quad_of({"budget": cost}), f"hire {card.name}")
+    club = pay(club, _BUDGET_ONLY[cost] if cost.__class__ is int and cost < 16 else quad_of({"budget": cost}), f"hire {card.name}")
     if isinstance(card, PlayerCard):
         club = tx.put(flip_markers(evolve(club, players=club.players + (Held(card.id),)), card_marker(tx.profile, card.id)))
         if not tx.quiet:
@@ -398,15 +402,14 @@ def begin_day(tx: Tx) -> None:
         tx.say("day", None, f"{day.capitalize()}: Seat {first} plays first.", day=day, turn=first)
 
 
-def _turn_over(tx: Tx, club: Club) -> bool:
-    return club.acted and (club.free_used > 0 or not can_take_free_action(tx, club))
-
-
 def next_turn(tx: Tx) -> bool:
     """The turn passes clockwise once the club has acted and has (or can take) no free action; after the last
     club the day is over (``turn`` 0)."""
     s = tx.state
-    if not s.turn or not _turn_over(tx, tx.club(s.turn)):
+    if not s.turn:
+        return False
+    club = tx.club(s.turn)  # its turn is over once it has acted and has (or can take) no free action
+    if not club.acted or not (club.free_used > 0 or not can_take_free_action(tx, club)):
         return False
     order = turn_order(s)
     i = order.index(s.turn)
