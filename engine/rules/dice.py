@@ -63,7 +63,7 @@ def _value(tx: Tx, die: str) -> int:
     value = tx.event.get("value")
     if value.__class__ is not int:  # the common case without `field`'s call; else its check and its refusal
         value = field(tx.event, "value", int, "the number the die shows")
-    top = faces(tx, die)
+    top = 6 if die == "d6" else faces(tx, die)  # the d6 without a call (most rolls)
     if not 1 <= value <= top:
         raise E.NotAllowed(E.ROLL_RANGE.format(die=die, faces=top, value=value))
     return value
@@ -109,7 +109,8 @@ def _hold_or_resolve(tx: Tx, pending: Pending, value: int, at: int | None = None
 
 def _resolve(tx: Tx, pending: Pending, value: int) -> None:
     """What the roll was for: the game's resolver for its purpose (the club names choices with the roll's targets)."""
-    event_targets(tx.event)  # a malformed choice is refused before anything happens
+    if tx.event.get("targets"):  # most rolls choose nothing (`event_targets` would hand back [])
+        event_targets(tx.event)  # a malformed choice is refused before anything happens
     tx.rules.rolls[pending.purpose](tx, pending, value)
 
 
