@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from engine import errors as E
 from engine.cards import CONTRACTS, STATS, Ability, Board, Effect, InfrastructureKind, PlayerCard
-from engine.rules.abilities import card_actions, exhaust, is_exhausted
+from engine.rules.abilities import card_actions, exhaust
 from engine.rules.context import (
     card_marker,
     describe_quad,
@@ -25,7 +25,6 @@ from engine.rules.context import (
     set_mod,
     side_of,
     turn_order,
-    unavailable,
     with_res,
 )
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, ask_table, choices_of, describe_effect
@@ -347,9 +346,10 @@ def use_action(tx: Tx, seat: int, card_id: str) -> None:
     actions = [a for a in found[0] if a.timing == "action"]
     if not actions:
         raise E.NotAllowed(E.CARD_HAS_NO_ACTION.format(name=name))
-    if unavailable(club, card_id):
+    held = club.held(card_id)  # `unavailable` and `is_exhausted` with one lookup of the card
+    if (held.injury > 0 or held.suspension > 0) if held is not None else club.suspension_on(card_id) > 0:
         raise E.NotAllowed(E.CARD_UNAVAILABLE.format(name=name))
-    if is_exhausted(club, card_id):
+    if held.exhausted if held is not None else card_id in club.exhausted:
         raise E.NotAllowed(E.CARD_EXHAUSTED.format(name=name))
     ability = actions[0]
     cost = quad_of(ability.cost_map)
