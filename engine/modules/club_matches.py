@@ -40,6 +40,7 @@ from engine.rules.context import field, quad_of, seat_of, side_of, turn_order
 from engine.rules.matchday import (
     SECTION_WORDS,
     apply_mandatory,
+    check_lineup,
     conclude_match,
     place_lineup,
     strength_of,
@@ -80,7 +81,9 @@ NOT_ARRANGING: Final = "the jersey markers are arranged once the formation is de
 SHAPE_WORDS: Final = 'a formation is Defenders-Midfielders-Forwards, such as "4-4-2"'
 BAD_SHAPE: Final = ("A formation is Defenders-Midfielders-Forwards adding up to {on_pitch}, with at most {caps}, "
                     "such as \"4-4-2\"; not {shape!r}.")
-WRONG_SHAPE: Final = "Seat {seat} declared a {shape} for the {half}, but this arrangement is a {got}."
+WRONG_SHAPE: Final = "Seat {seat} declared a {shape} for the {half}: it fields {want} {section}, not {got}."
+NO_ROOM_LEFT: Final = ("Seat {seat} still has {names} to place, who play only among the {sections}, and {room} "
+                       "place(s) are left there: take back a marker placed there.")
 SAME_MARKERS: Final = ("In the second half Seat {seat} plays the jersey markers of the first ({markers}); only their "
                        "zones may change.")
 ONE_KEEPER: Final = "Seat {seat} fields {count} Goalkeepers: one Goalkeeper plays a match between clubs."
@@ -565,12 +568,7 @@ def _on_arrange(tx: Tx) -> None:
         arrangement = _first_half(tx, seat, ev, players)
     else:
         arrangement = _second_half(tx, seat, players)
-    got = _shape_of(arrangement.players)
-    if seat == f.declarer and got != f.shape:
-        raise E.NotAllowed(WRONG_SHAPE.format(seat=seat, shape=_shape_text(f.shape), half=HALVES[f.half], got=_shape_text(got)))
-    keepers = [c for _, _, c, _ in arrangement.players if c and _keeper(tx, tx.club(seat), c) is not None]
-    if len(keepers) > 1:
-        raise E.NotAllowed(ONE_KEEPER.format(seat=seat, count=len(keepers)))
+    _keeps_to_the_match(tx, seat, f, arrangement.players)
     f = evolve(f, secret=tuple(a for a in f.secret if a.seat != seat) + (arrangement,))
     _put(tx, f)
     tx.say("arranged", seat, ARRANGED.format(seat=seat, half=HALVES[f.half]), half=f.half)
@@ -633,12 +631,69 @@ def _second_half(tx: Tx, seat: int, players: list[Any], *, partial: bool = False
 
 
 def _markers_placed(tx: Tx, club: Club) -> bool | None:
-    """A second half's markers placed so far, checked as its arrangement checks them (the first half's are a lineup's)."""
+    """The markers of an arrangement placed so far, checked as the arrangement checks them (every check but their
+    count): the first half's as a lineup's, the second half's as the first half's markers in other zones, then both
+    as a match between clubs asks (`_keeps_to_the_match`)."""
     f = _mine(tx.state).of(club.seat)
-    if f is None or f.step != "arrange" or f.half != 2:
+    if f is None or f.step != "arrange":
         return None
-    _second_half(tx, club.seat, field(tx.event, "players", list, "the jersey markers placed so far"), partial=True)
+    if f.half == 1:
+        players = tuple((p.zone, p.jersey, p.card, p.style) for p in check_lineup(tx, club, partial=True).lineup)
+        left: tuple[tuple[int | None, str | None, str], ...] = ()
+    else:
+        players = _second_half(tx, club.seat, field(tx.event, "players", list, "the jersey markers placed so far"),
+                               partial=True).players
+        left = tuple((Counter((p.jersey, p.card, p.style) for p in club.lineup or ())
+                      - Counter((j, c, s) for _, j, c, s in players)).elements())
+    _keeps_to_the_match(tx, club.seat, f, players, left)
     return True
+
+
+def _keeps_to_the_match(tx: Tx, seat: int, f: Fixture, players: tuple[tuple[str, int | None, str | None, str], ...],
+                        left: tuple[tuple[int | None, str | None, str], ...] = ()) -> None:
+    """What a match between clubs asks of an arrangement beyond a lineup's, checked alike on all its markers and on
+    those placed so far, so the first marker that breaks it is the one named: the declaring club fields no more in a
+    section than its formation gives it (l.143, l.156; with every marker down, a formation kept in each section is the
+    formation itself), one Goalkeeper plays (l.160, l.167), and the markers still to place (``left``: a second half's,
+    the first half's markers) can still find places their cards play in."""
+    club = tx.club(seat)
+    got = _shape_of(players)
+    if seat == f.declarer:
+        for section, want, count in zip(SECTIONS, f.shape, got):
+            if count > want:
+                raise E.NotAllowed(WRONG_SHAPE.format(seat=seat, shape=_shape_text(f.shape), half=HALVES[f.half],
+                                                      want=want, section=SECTION_WORDS[section], got=count))
+    keepers = [c for _, _, c, _ in players if c and _keeper(tx, club, c) is not None]
+    if len(keepers) > 1:
+        raise E.NotAllowed(ONE_KEEPER.format(seat=seat, count=len(keepers)))
+    if left:
+        _room_for(tx, club, f, got, left)
+
+
+def _room_for(tx: Tx, club: Club, f: Fixture, got: tuple[int, ...], left: tuple[tuple[int | None, str | None, str], ...]) -> None:
+    """The markers still to place fit the places left: for every group of sections, the cards that play only there
+    are no more than the places left in it (the places of the formation declared, or of the pitch)."""
+    pitch = tx.board(club.seat).pitch
+    caps = dict(pitch.section_max)
+    room = {}
+    for i, section in enumerate(SECTIONS):
+        most = min(caps.get(section, 0), sum(pitch.capacity(z) for z in ZONES if z.startswith(section + "_")))
+        if club.seat == f.declarer:
+            most = min(most, f.shape[i])
+        room[section] = max(0, most - got[i])
+    plays = []
+    for _, card, _ in left:
+        held = club.held(card) if card else None
+        plays.append((card, frozenset(side_of(tx, held, club).sections) if held is not None else frozenset(SECTIONS)))
+    groups = [frozenset(s for i, s in enumerate(SECTIONS) if mask >> i & 1) for mask in range(1, 2 ** len(SECTIONS))]
+    for group in sorted(groups, key=len):
+        only = [card for card, where in plays if where <= group]
+        places = sum(room[s] for s in group)
+        if len(only) > places:
+            named = [tx.name(c) if c else "a plain marker" for c in only]
+            names = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+            sections = " or ".join(SECTION_WORDS[s] for s in SECTIONS if s in group)
+            raise E.NotAllowed(NO_ROOM_LEFT.format(seat=club.seat, names=names, sections=sections, room=places))
 
 
 def _reveal(tx: Tx, f: Fixture) -> None:

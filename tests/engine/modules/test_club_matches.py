@@ -147,7 +147,7 @@ def test_the_host_declares_first_then_both_arrange_in_secret_and_the_reveal_plac
     # the Host keeps to the formation it declared
     moved = [dict(p, zone="fwd_left") if p["jersey"] == 4 else p for p in players("h", HOST_SIDE)]
     assert refused(profile, state, {"type": "arrange", "seat": 2, "players": moved}, E.NotAllowed) == \
-        cm.WRONG_SHAPE.format(seat=2, shape="4-4-2", half="first half", got="3-4-3")
+        cm.WRONG_SHAPE.format(seat=2, shape="4-4-2", half="first half", want=2, section="Forwards", got=3)
     # the Visitor arranges first, in secret: nothing of it reaches the table, the other seat or the announcements
     step = engine.apply(profile, state, {"type": "arrange", "seat": 1, "players": players("v", VISITOR_SIDE)})
     assert [a["kind"] for a in step.announcements] == ["arranged"]
