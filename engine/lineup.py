@@ -42,11 +42,16 @@ def _arranging(state: State, seat: int) -> dict[str, Any] | None:
 
 def limits(tx: Tx, club: Club) -> dict[str, Any]:
     """What the rules allow the club's lineup now, worked out once for the page: the pitch (markers on it, per zone
-    and per section, the starting formation), its numbered and blank jersey markers, the sides the setup's markers
+    and per section, the formation the club declared for a half of a match between clubs keeping each section to
+    its count; the starting formation), its numbered and blank jersey markers, the sides the setup's markers
     show (000 l.249: exactly 5 attack and 5 defence at the beginning) and how many never seen may still show each,
     the Fanbase its Stands take (the seat's own board, as its modules make it, plus its Infrastructure), the
     footballers that may play (``fielded``) and why the others may not (``out``), and the Fitness that pays 1 a card."""
     pitch = tx.board(club.seat).pitch
+    sections = dict(pitch.section_max)
+    formation = _formation(tx.state, club.seat)
+    if formation is not None:  # a formation declared for a half of a match between clubs: its counts are the most
+        sections = {s: min(cap, formation.get(s, 0)) for s, cap in sections.items()}
     start = dict(pitch.start_styles)
     seen = Counter(side for _, side in club.markers_setup)
     out: dict[str, str] = {}
@@ -56,7 +61,7 @@ def limits(tx: Tx, club: Club) -> dict[str, Any]:
         elif h.suspension:
             out[h.id] = OUT_SUSPENDED.format(tokens=h.suspension)
     return {
-        "on_pitch": pitch.on_pitch, "zones": {z: pitch.capacity(z) for z in ZONES}, "sections": dict(pitch.section_max),
+        "on_pitch": pitch.on_pitch, "zones": {z: pitch.capacity(z) for z in ZONES}, "sections": sections,
         "start": dict(pitch.start_sections), "jerseys": list(pitch.jerseys), "blanks": blank_markers(tx, club),
         "sides": {s: start.get(s, 0) for s in STYLES},
         "sides_left": {s: max(0, start.get(s, 0) - seen[s]) for s in STYLES},

@@ -77,6 +77,15 @@ def test_the_marker_beyond_the_declared_formation_is_named_as_it_is_placed() -> 
                    E.NotAllowed) == why
 
 
+def test_the_lineup_editors_limits_carry_the_declared_formation_for_the_club_that_declared_it() -> None:
+    """l.143: the Host's 4-4-2 is public; the editor's counts for it are the formation's, the Visitor's the pitch's."""
+    profile = _profile()
+    state = _declared(profile)
+    view = engine.view(profile, state, "table")
+    sections = {c["seat"]: c["limits"]["sections"] for c in view["clubs"]}
+    assert sections == {2: {"def": 4, "mid": 4, "fwd": 2}, 1: {"def": 5, "mid": 5, "fwd": 3}}
+
+
 def test_the_club_that_has_not_declared_arranges_any_formation_the_pitch_allows() -> None:
     """l.143: the Visitor reveals its formation only once both have arranged: five Defenders are its own choice."""
     profile = _profile()
