@@ -120,14 +120,26 @@ def fill_lineup(profile: Profile, state: State, seat: int, players: Sequence[Map
         raise E.NotAllowed(refusal["why"])
     tx = _tx(profile, state, {"type": "lineup", "seat": seat, "players": [dict(p) for p in players]})
     club = tx.club(seat)
-    fixed = check_lineup(tx, club, partial=True).lineup if players else ()
-    event = {**_complete(tx, club, fixed, _formation(state, seat)), "stands": stands}
-    if len(event["players"]) != tx.board(seat).pitch.on_pitch:
-        raise E.NotAllowed(CANNOT_FILL)
-    refusal = lineup_why_not(profile, state, seat, event["players"], stands)
-    if refusal is not None:
-        raise E.NotAllowed(refusal["why"])
-    return event
+    formation = _formation(state, seat)
+    second_half = (_arranging(state, seat) or {}).get("half") == 2
+    if second_half:
+        fixed: tuple[Placed, ...] = tuple(_worn(club, p) for p in players)
+    else:
+        fixed = check_lineup(tx, club, partial=True).lineup if players else ()
+    barred: set[str] = set()  # cards the rules refused where the choice put them (a second Goalkeeper)
+    while True:
+        event = {**(_rearrange(tx, club, fixed, formation) if second_half
+                    else _complete(tx, club, fixed, formation, frozenset(barred))), "stands": stands}
+        if len(event["players"]) != tx.board(seat).pitch.on_pitch:
+            raise E.NotAllowed(CANNOT_FILL)
+        refusal = lineup_why_not(profile, state, seat, event["players"], stands)
+        if refusal is None:
+            return event
+        at = refusal["index"]
+        card = event["players"][at]["card"] if at is not None and at >= len(fixed) else None
+        if second_half or card is None or card in barred:
+            raise E.NotAllowed(refusal["why"])
+        barred.add(card)  # the choice leaves it out and places the rest again
 
 
 def auto_lineup(profile: Profile, club: Club, state: State | None = None) -> dict[str, Any]:
@@ -149,9 +161,58 @@ def _formation(state: State, seat: int) -> dict[str, int] | None:
     return dict(zip(SECTIONS, map(int, parts)))
 
 
-def _complete(tx: Tx, club: Club, fixed: Sequence[Placed], formation: Mapping[str, int] | None = None) -> dict[str, Any]:
+def _worn(club: Club, entry: Mapping[str, Any]) -> Placed:
+    """A marker of a second half placed so far, as the first half fielded it (a card on the marker it wore)."""
+    card, jersey, style = entry.get("card"), entry.get("jersey"), entry.get("style")
+    was = next((p for p in club.lineup or () if p.card == card and (card is not None or p.jersey == jersey)), None)
+    if was is not None:
+        jersey = was.jersey if jersey is None else jersey
+        style = was.style if style is None else style
+    return Placed(str(entry.get("zone")), jersey, card, str(style))
+
+
+def _rearrange(tx: Tx, club: Club, fixed: Sequence[Placed], formation: Mapping[str, int] | None) -> dict[str, Any]:
+    """A second half of a match between clubs: ``fixed`` and the first half's markers not placed yet (l.156), each
+    in a section its card plays in with room left (``formation`` when the club declared one), in the zone it stood
+    in when it has room; the markers that play in the fewest sections first, so each finds a place."""
+    pitch = tx.board(club.seat).pitch
+    caps = dict(pitch.section_max)
+    room = {s: min(caps[s], *([formation.get(s, 0)] if formation else [])) - sum(1 for p in fixed if p.zone.startswith(s + "_"))
+            for s in caps}
+    per_zone = Counter(p.zone for p in fixed)
+    left = list((Counter((p.jersey, p.card, p.style) for p in club.lineup or ())
+                 - Counter((p.jersey, p.card, p.style) for p in fixed)).elements())
+    stood = {(p.jersey, p.card, p.style): p.zone for p in club.lineup or ()}
+    plays = {card: side_of(tx, held, club).sections for card in {c for _, c, _ in left if c}
+             if (held := club.held(card)) is not None}
+    order = {"attack": ("fwd", "mid", "def"), "defence": ("def", "mid", "fwd")}
+    placed = [p._asdict() for p in fixed]
+
+    def put(marker: tuple[int | None, str | None, str], sections: Sequence[str]) -> bool:
+        jersey, card, style = marker
+        was = stood[marker]
+        for section in sections:
+            zones = [was] * was.startswith(section + "_") + [f"{section}_{side}" for side in ("centre", "left", "right")]
+            zone = next((z for z in zones if per_zone[z] < pitch.capacity(z)), None)
+            if room.get(section, 0) > 0 and zone is not None and (card is None or section in plays.get(card, SECTIONS)):
+                room[section] -= 1
+                per_zone[zone] += 1
+                placed.append({"zone": zone, "jersey": jersey, "card": card, "style": style})
+                return True
+        return False
+
+    # where each stood, if its section has room (the markers that play in the fewest sections first), then the rest
+    left.sort(key=lambda m: len(plays.get(m[1], SECTIONS)) if m[1] else len(SECTIONS))
+    moved = [m for m in left if not put(m, (stood[m].split("_")[0],))]
+    for marker in moved:
+        put(marker, order.get(marker[2], SECTIONS))
+    return {"type": "lineup", "seat": club.seat, "players": placed, "stands": 0}
+
+
+def _complete(tx: Tx, club: Club, fixed: Sequence[Placed], formation: Mapping[str, int] | None = None,
+              barred: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The lineup event of ``fixed`` and as many more jersey markers as the rules' limits let the choice place (in
-    ``formation``, markers per section, when one was declared)."""
+    ``formation``, markers per section, when one was declared), the ``barred`` cards left out."""
     pitch = tx.board(club.seat).pitch
     caps = dict(pitch.section_max)
     zones = {s: [f"{s}_{side}" for side in ("centre", "left", "right")] for s in caps}
@@ -179,7 +240,7 @@ def _complete(tx: Tx, club: Club, fixed: Sequence[Placed], formation: Mapping[st
     for h in club.players:
         side = sides[h.id]
         strength = side.strength + h.strength_perm + h.strength_temp
-        if h.unavailable or side.jersey in numbers:
+        if h.unavailable or side.jersey in numbers or h.id in barred:
             continue
         if side.jersey not in best or strength > best[side.jersey][0]:
             best[side.jersey] = (strength, h.id, side)

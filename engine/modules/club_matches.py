@@ -591,7 +591,8 @@ def _first_half(tx: Tx, seat: int, ev: Any, players: list[Any]) -> Arrangement:
 
 
 def _second_half(tx: Tx, seat: int, players: list[Any], *, partial: bool = False) -> Arrangement:
-    """The first half's markers in zones of the club's choice (l.156): the same jersey, card and side for each.
+    """The first half's markers in zones of the club's choice (l.156): the same jersey, card and side for each (a
+    card named without its marker or side stands on the marker it wore, showing the side it showed).
     ``partial``: the markers placed so far (a person placing them one by one), each one of the first half's not
     placed yet, every check but their count."""
     club = tx.club(seat)
@@ -602,6 +603,8 @@ def _second_half(tx: Tx, seat: int, players: list[Any], *, partial: bool = False
         if not isinstance(e, dict) or e.get("zone") not in ZONES:
             raise E.NotAllowed(E.LINEUP_ZONE.format(zone=e.get("zone") if isinstance(e, dict) else e, known=", ".join(ZONES)))
         jersey, card = e.get("jersey"), e.get("card")
+        if jersey is None and card is not None:  # a card stands on the marker it wore in the first half
+            jersey = next((j for (j, c, _) in before if c == card), None)
         style = e.get("style")
         if style is None:
             style = next((s for (j, c, s) in before if j == jersey and c == card), None)

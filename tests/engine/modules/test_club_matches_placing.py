@@ -145,3 +145,44 @@ def test_in_the_second_half_the_marker_that_leaves_no_place_for_a_card_still_to_
     # #7 among the three Midfielders and another moved back: taken, and the whole arrangement is
     shifted = [dict(p, zone="def_centre") if p["jersey"] == 8 else p for p in players("v", VISITOR_SIDE)]
     assert engine.lineup_why_not(profile, state, 1, shifted) is None
+
+
+def test_a_card_placed_again_in_the_second_half_stands_on_the_marker_it_wore() -> None:
+    """l.156: the page sends a card taken back and placed again without its marker: it is the first half's."""
+    profile = _profile()
+    state = _second_half(profile, "4-4-2")
+    mine = players("v", VISITOR_SIDE)
+    again = [dict(p, jersey=None, style=None) if p["jersey"] == 10 else p for p in mine]
+    assert engine.lineup_why_not(profile, state, 1, again[:9]) is None
+    assert engine.lineup_why_not(profile, state, 1, again) is None
+    state = run(profile, [{"type": "arrange", "seat": 1, "players": again}], state)
+    assert state.slice(cm.NAME).of(1).arrangement(1) is not None
+
+
+def test_the_rest_of_a_second_half_is_filled_with_the_first_halfs_markers_in_the_formation_declared() -> None:
+    """l.156: "Fill the rest" in the second half places the first half's markers, not others, in the 5-3-2 the
+    Visitor declared, #7 among the Midfielders it plays in, and the engine takes the arrangement."""
+    profile = _profile()
+    state = _second_half(profile, "5-3-2")
+    mine = players("v", VISITOR_SIDE)
+    for placed in ([], mine[:3], [mine[5]]):
+        event = engine.fill_lineup(profile, state, 1, placed)
+        got = event["players"]
+        assert sorted((p["jersey"], p["card"]) for p in got) == sorted((p["jersey"], p["card"]) for p in mine)
+        assert got[:len(placed)] == [dict(p) for p in placed]
+        assert [sum(1 for p in got if p["zone"].startswith(s)) for s in ("def", "mid", "fwd")] == [5, 3, 2]
+        assert next(p["zone"] for p in got if p["card"] == "pl_v7").startswith("mid_")
+        arranged = run(profile, [{"type": "arrange", "seat": 1, "players": got}], state)
+        assert arranged.slice(cm.NAME).of(1).arrangement(1) is not None
+
+
+def test_the_rest_of_a_first_half_is_filled_with_one_goalkeeper() -> None:
+    """l.167 (one Goalkeeper a club): the Host holds two Goalkeepers; "Fill the rest" fields one of them."""
+    profile = _profile()
+    state = _declared(profile)
+    event = engine.fill_lineup(profile, state, 2, [])
+    keepers = [p["card"] for p in event["players"] if p["card"] in ("pl_h2", "pl_gk2")]
+    assert len(keepers) == 1
+    assert [sum(1 for p in event["players"] if p["zone"].startswith(s)) for s in ("def", "mid", "fwd")] == [4, 4, 2]
+    arranged = run(profile, [{"type": "arrange", "seat": 2, "players": event["players"]}], state)
+    assert arranged.slice(cm.NAME).of(2).arrangement(2) is not None
