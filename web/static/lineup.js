@@ -141,7 +141,8 @@ function load() {
   $("stands").value = 0;
   say($("lineup-msg"), "");
   if (!draftKey) return;
-  if (club()?.match?.lineup && (recorded() || arranging()?.half === 2)) shownRecorded();
+  if (club()?.match?.lineup && recorded()) shownRecorded();
+  else if (club()?.match?.lineup && arranging()?.half === 2) fromFirstHalf();
   if (recorded()) return;
   let saved = null;
   try { saved = JSON.parse(localStorage.getItem(draftKey) || "null"); } catch { saved = null; }
@@ -353,6 +354,13 @@ function shownRecorded() {
   zone: p.zone, style: p.style, jersey: p.jersey}));
 }
 
+/** The second half of a match between clubs starts from the first half's markers, asked about at once: the
+ * formation declared for it may not take them where they stand. */
+function fromFirstHalf() {
+  shownRecorded();
+  check().then((answer) => { if (answer) tell(); });
+}
+
 $("fill").addEventListener("click", fillRest);
 $("stands").addEventListener("change", changed);
 $("clear").addEventListener("click", () => { placed = []; chosen = null; assigned = {}; $("stands").value = 0; changed(); });
@@ -382,7 +390,8 @@ function update(snapshot) {
   $("opponent").textContent = c?.opponent ? `against ${nameOf(c.opponent)}` : "";
   if (keyFor() !== draftKey) load();  // another game, week or seat: its own lineup in progress
   // a recorded lineup is shown as the table holds it; the second half of a match between clubs starts from it
-  if (c?.match?.lineup && (recorded() || (arranging()?.half === 2 && !placed.length))) shownRecorded();
+  if (c?.match?.lineup && recorded()) shownRecorded();
+  else if (c?.match?.lineup && arranging()?.half === 2 && !placed.length) fromFirstHalf();
   const events = snapshot.game?.events ?? -1;
   // the table moved on: the markers placed are asked about again while the club still has them to place
   const due = (snapshot.game?.awaiting || []).some((a) => a.seat === seat && (a.need === "lineup" || a.need === "arrange"));
