@@ -420,13 +420,12 @@ def apply_mandatory(tx: Tx, seat: int, timing: str) -> None:
         club = tx.club(seat)
     if club.lineup is None:
         return
-    faces, mandatory = lineup_faces(tx, club)
-    if timing not in mandatory:  # most footballers have nothing mandatory at this moment
-        return
-    state = tx.state
-    for card_id, (held, side) in faces.items():
-        if tx.state is not state:  # an earlier footballer's effects changed the game: his face is asked again
-            side = side_of(tx, held, club)
+    # a module never makes an ability mandatory that the printed side lacks (the `footballer` hook): only the
+    # footballers whose printed side has one at this moment are asked their face, most moments none
+    for card_id, held, moments in mandatory_footballers(tx, club):
+        if timing not in moments:
+            continue
+        side = side_of(tx, held, club)  # asked now: an earlier footballer's effects may have changed the game
         if timing not in side.mandatory:
             continue
         for ability in side.abilities:
@@ -434,33 +433,35 @@ def apply_mandatory(tx: Tx, seat: int, timing: str) -> None:
                 apply_effects(tx, ability.effects, Ctx(seat=seat, source=card_id, label=tx.name(card_id), roll=event_roll(tx.event)))
 
 
-def lineup_faces(tx: Tx, club: Club) -> tuple[dict[str, tuple[Held, PlayerSide]], frozenset[str]]:
-    """The footballer cards of the club's lineup (in its order) with the face each shows now, and the moments at which
-    one of those faces has a mandatory ability.  Worked out once while the event, its state and the club stay the
-    same objects: a match asks them at each of its moments and for every zone."""
-    kept = _FACES_KEPT[0]  # one tuple, read and replaced whole (requests answered side by side see one answer)
-    if kept[0] is tx and kept[1] is tx.state and kept[2] is club:
-        return kept[3]  # type: ignore[no-any-return]
-    faces: dict[str, tuple[Held, PlayerSide]] = {}
-    mandatory: frozenset[str] = frozenset()
-    by_id = footballers_by_id(club.players)
-    for card_id in fielded(club.lineup):
+def mandatory_footballers(tx: Tx, club: Club) -> tuple[tuple[str, Held, frozenset[str]], ...]:
+    """The footballer cards of the club's lineup (in its order) whose printed side has a mandatory ability, each
+    with the moments it has one.  Kept while the lineup and the club's cards stay the same objects: a lineup and
+    its match ask at each of their four moments."""
+    lineup = club.lineup
+    players = club.players
+    kept = _MANDATORY_KEPT[0]  # one tuple, read and replaced whole (requests answered side by side see one answer)
+    if kept[0] is lineup and kept[1] is players and kept[2] is club.staff and kept[3] is tx.profile:
+        return kept[4]  # type: ignore[no-any-return]
+    cards = tx.profile.cards
+    by_id = footballers_by_id(players)
+    found: list[tuple[str, Held, frozenset[str]]] = []
+    for card_id in fielded(lineup):
         held = by_id.get(card_id)
         if held is None:
             held = club.held(card_id)  # not among the footballers
-        if held is None:
-            continue
-        side = side_of(tx, held, club)
-        faces[card_id] = (held, side)
-        if side.mandatory:
-            mandatory = mandatory | side.mandatory
-    found = (faces, mandatory)
-    _FACES_KEPT[0] = (tx, tx.state, club, found)
-    return found
+            if held is None:
+                continue
+        card: PlayerCard = cards[held.id]  # type: ignore[assignment]
+        printed = card.trained if held.trained else card.untrained
+        if printed.mandatory:
+            found.append((card_id, held, printed.mandatory))
+    out = tuple(found)
+    _MANDATORY_KEPT[0] = (lineup, players, club.staff, tx.profile, out)
+    return out
 
 
-#: The latest answer of `lineup_faces`, with the event (its `Tx`), the state and the club it was worked out for.
-_FACES_KEPT: list[tuple[Any, Any, Any, Any]] = [(None, None, None, None)]
+#: The latest answer of `mandatory_footballers`, with the lineup, the club's cards and the deck it was worked out for.
+_MANDATORY_KEPT: list[tuple[Any, Any, Any, Any, tuple[tuple[str, Held, frozenset[str]], ...]]] = [(None, None, None, None, ())]
 
 
 def footballers_by_id(players: tuple[Held, ...]) -> dict[str, Held]:
@@ -569,7 +570,7 @@ def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResu
     facings = tx.board(club.seat).pitch.faced
     # the Opponent's Strengths in each of its zones, strongest first: as printed unless an effect changes them
     lines = opponent.lines if not club.opp_mods else _changed_lines(club, opponent)
-    faces = lineup_faces(tx, club)[0]
+    by_id = footballers_by_id(club.players)
     # each jersey marker's Strength (`strength_of`), once, in the zones the club fields some:
     # attackers as (Strength, card), defenders' Strength
     attack: dict[str, list[tuple[int, str | None]]] = {}
@@ -578,11 +579,13 @@ def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResu
         zone, _, card, style = p  # a `Placed` unpacked at once, not read field by field
         if card is None:
             strength = 1
-        elif card in faces:
-            held, side = faces[card]
-            strength = max(0, side.strength + held.strength_temp + held.strength_perm)
         else:
-            strength = strength_of(tx, club, p)
+            held = by_id.get(card)
+            if held is None:
+                held = club.held(card)  # not among the footballers
+                assert held is not None
+            side = side_of(tx, held, club)
+            strength = max(0, side.strength + held.strength_temp + held.strength_perm)
         if style == "attack":
             if zone in attack:
                 attack[zone].append((strength, card))
