@@ -321,6 +321,8 @@ class Rules:
             self.stage_names.update(part.stage_names)
             self.stage_names.update({p.name: p.title for p in part.phases})
         names = {m.name for m in chosen}
+        #: where each module's slice lies in the game's slices (`State.modules`, in the order the game event chose)
+        self.slice_at = {name: i for i, name in enumerate(m.name for m in chosen if m.state is not None)}
         #: the hooks some part of this game fills (a rule may skip asking one nobody fills)
         self.filled = frozenset(name for name in HOOKS if any(name in part.hooks for part in parts))
         #: the ``busy`` hook's fillers, asked one by one after every event (`engine.flow.advance`)
@@ -344,9 +346,10 @@ class Rules:
         if any("board" in part.hooks for part in parts):
             self.boards = {}
             own = tuple(m.name for m in chosen if "board" in m.hooks and m.state is not None)
-            #: the modules whose slices the kept boards depend on (`engine.tx.Tx.board` checks them without a call)
-            self.board_slices = own
-            self.board = _kept(self.board, self.boards, own)  # type: ignore[attr-defined,has-type]
+            #: where the slices the kept boards depend on lie (`engine.tx.Tx.board` reads them there without a call
+            #: or a search)
+            self.board_at = tuple(self.slice_at[name] for name in own)
+            self.board = _kept(self.board, self.boards, own, self.board_at)  # type: ignore[attr-defined,has-type]
 
     def phase(self, stage: str) -> Phase:
         """The phase of a stage (KeyError naming it when no part of this game declares it)."""
@@ -452,21 +455,19 @@ def _combine(kind: str, fillers: tuple[Fn, ...]) -> Fn:
     raise ValueError(f"no hook kind {kind!r}")
 
 
-def _kept(board_hook: Fn, kept: dict[int | None, tuple[Any, Any, Any, Any]], own: tuple[str, ...]) -> Fn:
+def _kept(board_hook: Fn, kept: dict[int | None, tuple[Any, Any, Any, Any]], own: tuple[str, ...],
+          at: tuple[int, ...]) -> Fn:
     """The ``board`` hook, each answer kept (in ``kept``, by seat: the latest) for the board it was given, the seat
-    and the slices of the modules filling the hook (``own``): every rule that reads a table asks it, and the answer
-    only changes when one of those slices does (a club placing its Unique Setup cards), not when another module's
-    slice moves (a referee called, a bet placed)."""
+    and the slices of the modules filling the hook (``own``, lying at ``at`` in the game's slices): every rule that
+    reads a table asks it, and the answer only changes when one of those slices does (a club placing its Unique
+    Setup cards), not when another module's slice moves (a referee called, a bet placed)."""
 
     def board(profile: Any, state: Any, seat: int | None, printed: Any) -> Any:
         slices = state.modules
         found = kept.get(seat)
         if found is not None and found[1] is slices and found[0] is printed:
             return found[2]
-        key = []
-        for name, value in slices:
-            if name in own:
-                key.append(value)
+        key = own_slices(slices, own, at)
         if found is not None and found[0] is printed and key == found[3]:  # immutable: equal slices, same board
             kept[seat] = (printed, slices, found[2], key)
             return found[2]
@@ -475,6 +476,24 @@ def _kept(board_hook: Fn, kept: dict[int | None, tuple[Any, Any, Any, Any]], own
         return out
 
     return board
+
+
+def own_slices(slices: tuple[tuple[str, Any], ...], own: tuple[str, ...], at: tuple[int, ...]) -> list[Any]:
+    """The (name, slice) pairs of the modules ``own`` in a state's slices: at their places ``at`` (the order the
+    game's first event gave them), or looked for by name when a state holds them otherwise."""
+    key = []
+    try:
+        for i in at:
+            key.append(slices[i])
+    except IndexError:
+        pass
+    for (name, _), wanted in zip(key, own):
+        if name != wanted:
+            break
+    else:
+        if len(key) == len(own):
+            return key
+    return [pair for pair in slices if pair[0] in own]
 
 
 _compiled: dict[tuple[str, tuple[str, ...]], Rules] = {}

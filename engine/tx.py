@@ -108,11 +108,15 @@ class Tx:
         """Store a module's changed slice."""
         state = self.state
         slices = [*state.modules]
-        i = 0
-        for key, _ in slices:
-            if key == module:
-                slices[i] = (key, value)
-            i += 1
+        i = self.rules.slice_at.get(module)
+        if i is not None and i < len(slices) and slices[i][0] == module:  # at its place (as the game event chose)
+            slices[i] = (module, value)
+        else:  # a state holding its slices otherwise: each of that name
+            i = 0
+            for key, _ in slices:
+                if key == module:
+                    slices[i] = (key, value)
+                i += 1
         values = [*state]
         values[_MODULES] = tuple(slices)
         values[_EVENTS] = self.count
@@ -129,13 +133,14 @@ class Tx:
             slices = self.state.modules
             if found[1] is slices:
                 return found[2]  # type: ignore[no-any-return]
-            # another slice moved: the answer holds while the slices of the modules filling the hook are equal
-            # (`engine.host._kept`'s own check, here without the call into it)
-            own = self.rules.board_slices
+            # another slice moved: the answer holds while the slices of the modules filling the hook, read at their
+            # places, are equal to those it was kept for (`engine.host._kept` checks their names once)
             key = []
-            for name, value in slices:
-                if name in own:
-                    key.append(value)
+            try:
+                for i in self.rules.board_at:
+                    key.append(slices[i])
+            except IndexError:
+                pass
             if key == found[3]:
                 boards[seat] = (printed, slices, found[2], key)
                 return found[2]  # type: ignore[no-any-return]

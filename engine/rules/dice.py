@@ -89,20 +89,27 @@ def _hold_or_resolve(tx: Tx, pending: Pending, value: int, at: int | None = None
     roll equal to it was.  ``club``: the club at ``pending.seat`` as it is now, when the caller has it at hand."""
     seat = pending.seat
     awaited = tx.state.pending
-    rest = tuple([p for p in awaited if p is not pending]) if at is None else awaited[:at] + awaited[at + 1:]
     if seat is not None and pending.rerollable:
         if club is None:
             club = tx.club(seat)
         if _can_reroll(club, pending.purpose):
-            index = awaited.index(pending) if at is None else at
-            tx.put_pending((*rest[:index], _as(pending, "keep_or_reroll", value), *rest[index:]))
+            held = _as(pending, "keep_or_reroll", value)
+            if at is None:
+                rest = tuple([p for p in awaited if p is not pending])
+                index = awaited.index(pending)
+                tx.put_pending((*rest[:index], held, *rest[index:]))
+            else:
+                tx.put_pending(awaited[:at] + (held,) + awaited[at + 1:])
             if not tx.quiet:
                 price = "use a free reroll" if _free_reroll(club, pending.purpose) else "spend 1 Fanbase"
                 tx.say("roll", seat, f"Seat {seat} rolled {value} on the {pending.die}: keep it, or {price} to reroll.", die=pending.die, value=value, purpose=pending.purpose, held=True)
             return
-    tx.put_pending(rest)
-    who = f"Seat {seat}" if seat is not None else "The table"
+    if at is None:
+        tx.put_pending(tuple([p for p in awaited if p is not pending]))
+    else:  # the first awaited (most rolls) without a slice and a join more
+        tx.put_pending(awaited[1:] if at == 0 else awaited[:at] + awaited[at + 1:])
     if not tx.quiet:
+        who = f"Seat {seat}" if seat is not None else "The table"
         tx.say("roll", seat, f"{who} rolled {value} on the {pending.die}.", die=pending.die, value=value, purpose=pending.purpose, held=False, team=pending.team or None)
     _resolve(tx, pending, value)
 
@@ -118,7 +125,7 @@ def on_roll(tx: Tx) -> None:
     """A die was rolled for what the engine awaits (the seat's roll, or an Opponent die named by its team)."""
     ev = tx.event
     seat = ev.get("seat")
-    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+    if seat is not None and seat.__class__ is not int and (not isinstance(seat, int) or isinstance(seat, bool)):
         raise E.BadEvent(E.BAD_FIELD.format(type="roll", field="seat", why="a seat number, or null for an Opponent die"))
     team = ev.get("team")
     awaited = tx.state.pending
