@@ -711,6 +711,13 @@ class Board:
     #: the Opponent teams and the Infrastructure kinds by id (worked out once, as the board loads)
     teams_by_id: Mapping[str, OpponentTeam] = field(init=False, repr=False, compare=False)
     kinds_by_id: Mapping[str, InfrastructureKind] = field(init=False, repr=False, compare=False)
+    #: the tables read by key, made once (not copied at each reading): League points by result, Production by
+    #: Stat, Maintenance by track, the Match consequences by result, an Opponent die's moves by die
+    points_by_result: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    production_by_stat: Mapping[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    maintenance_by_track: Mapping[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    consequences_by_result: Mapping[str, tuple[tuple[Effect, ...], ...]] = field(init=False, repr=False, compare=False)
+    moves_by_die: Mapping[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         teams: dict[str, OpponentTeam] = {}
@@ -721,6 +728,10 @@ class Board:
             kinds.setdefault(k.id, k)
         object.__setattr__(self, "teams_by_id", MappingProxyType(teams))
         object.__setattr__(self, "kinds_by_id", MappingProxyType(kinds))
+        for name, table in (("points_by_result", self.league_points), ("production_by_stat", self.production),
+                            ("maintenance_by_track", self.maintenance), ("consequences_by_result", self.match_consequences),
+                            ("moves_by_die", self.opponent_dice)):
+            object.__setattr__(self, name, MappingProxyType(dict(table)))  # the last of a key, as `dict` reads it
 
     def printed_stands(self) -> int:
         """Fanbase the Stands printed on the Stadium board take together (built Stands come on top)."""
@@ -735,11 +746,11 @@ class Board:
 
     def produce(self, stat: str, level: int) -> int:
         """Resources produced by a Stat track at a level."""
-        return dict(self.production)[stat][level - 1]
+        return self.production_by_stat[stat][level - 1]
 
     def maintenance_due(self, track: str, count: int) -> int:
         """€ due on a Maintenance track for a count of Players, Staff or Infrastructure."""
-        steps = dict(self.maintenance)[track]
+        steps = self.maintenance_by_track[track]
         return steps[min(count, len(steps) - 1)]
 
     def office_vp(self, space: int) -> int:
@@ -748,11 +759,11 @@ class Board:
 
     def consequence(self, result: str, roll: int) -> tuple[Effect, ...]:
         """Effects of the Match consequence roll for a result and a d6."""
-        return dict(self.match_consequences)[result][roll - 1]
+        return self.consequences_by_result[result][roll - 1]
 
     def opponent_move(self, die: str, face: int) -> int:
         """League spaces an Opponent die face moves its team (faces 1..6)."""
-        return dict(self.opponent_dice)[die][face - 1]
+        return self.moves_by_die[die][face - 1]
 
     def team(self, team_id: str) -> OpponentTeam:
         """An Opponent team by id (StopIteration when the board has none of that id)."""

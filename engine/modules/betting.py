@@ -406,7 +406,7 @@ def week_results(tx: Tx) -> list[tuple[str, int]]:
     it, its Opponent die's when nobody played it, a loss when it flipped back instead of rolling.
     """
     board = tx.board(None)
-    points = dict(board.league_points)
+    points = board.points_by_result
     out: list[tuple[str, int]] = [(f"seat:{c.seat}", NUMBERS.get(c.result or "loss", 0)) for c in tx.state.clubs]
     mine = _mine(tx.state)
     before = dict(mine.before)

@@ -24,7 +24,7 @@ from engine.loader import CARD_FILES, FIELD_PROBLEM, DataError, Fields
 from engine.rules.context import replace_held, side_of, with_res
 from engine.rules.effects import Ctx, ask_table
 from engine.rules.league import move_team
-from engine.rules.matchday import resolve_zones
+from engine.rules.matchday import footballers_by_id, resolve_zones
 from engine.rules.suspension_and_injury import suspend
 from engine.state import Pending, State, evolve, evolve1
 from engine.tx import Tx
@@ -219,10 +219,17 @@ def _tagged(tx: Tx, seat: int, tags: tuple[str, ...]) -> list[Any]:
     club = tx.club(seat)
     out = []
     wanted = set(tags)
+    cards = tx.profile.cards
+    by_id = footballers_by_id(club.players)
     for p in club.lineup or ():
-        held = club.held(p.card) if p.card else None
-        if held is not None and not wanted.isdisjoint(_printed(tx, held).tags):
-            out.append(held)
+        card_id = p.card
+        if card_id is None:
+            continue
+        held = by_id.get(card_id) or club.held(card_id)
+        if held is not None:
+            card = cards[held.id]  # `_printed` without its call
+            if not wanted.isdisjoint(card.trained.tags if held.trained else card.untrained.tags):
+                out.append(held)
     return out
 
 
@@ -292,7 +299,7 @@ def _rescore(tx: Tx, seat: int, scored: int, conceded: int) -> None:
     """Goals after the result: the result, the League points and the Opponent team's points follow them."""
     club = tx.club(seat)
     board = tx.board(None)
-    points = dict(board.league_points)
+    points = board.points_by_result
     their = {"win": "loss", "loss": "win", "draw": "draw"}
     goals, against = club.goals + scored, club.conceded + conceded
     result = "win" if goals > against else "draw" if goals == against else "loss"
@@ -466,11 +473,15 @@ def _consequence(tx: Tx, seat: int, result: str, face: int, effects: tuple[Effec
 
 
 def _experience(tx: Tx, seat: int, held: Any, fills: bool) -> bool:
-    if not fills or not _calls(tx.state).calls:
+    if not fills:
         return fills
-    tags = _lasting(tx.state, tx.profile, seat, "tagged_no_experience")
-    if tags is None:
+    mine = tx.state.slice(NAME)  # `_lasting` without its call and `_calls`' (asked for every footballer who played)
+    if not mine.calls:
         return fills
+    found, _, ops = _seat(tx.profile, mine, seat)
+    if found is None or "tagged_no_experience" not in ops:
+        return fills
+    tags = found[2]
     card = tx.profile.cards[held.id]
     if card.kind == "youngster" and set(_printed(tx, held).tags) & set(tags):
         tx.say("no_effect", seat, NO_EXPERIENCE.format(name=card.name), card=held.id)

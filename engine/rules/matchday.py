@@ -5,7 +5,7 @@ card, the result, the Stands' €, experience, and the Match consequence roll.""
 from __future__ import annotations
 
 from collections import Counter
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Final, NamedTuple, Sequence
 
 from engine import errors as E
@@ -683,15 +683,12 @@ def on_kickoff(tx: Tx) -> None:
     club = tx.club(seat)
     resolved = tx.rules.match_resolver(tx, seat)  # type: ignore[attr-defined]
     zones, scorers = resolved if resolved is not None else resolve_zones(tx, club, opponent)
-    goals = club.goals
-    conceded = club.conceded
-    for z in zones:
-        goals += z.scored
-        conceded += z.conceded
+    goals = club.goals + sum(map(_SCORED, zones))  # no Python loop over the nine zones
+    conceded = club.conceded + sum(map(_CONCEDED_IN, zones))
     result = "win" if goals > conceded else "draw" if goals == conceded else "loss"
     their = _THEIR_RESULT[result]
     board = tx.board(None)
-    points = dict(board.league_points)
+    points = board.points_by_result
     team_name = board.team(opponent.team).name
     against = opponent.name if opponent.name == team_name else f"{opponent.name} ({team_name})"
     move_team(tx, opponent.team, points[their])
@@ -705,6 +702,9 @@ def on_kickoff(tx: Tx) -> None:
 
 #: The Opponent team's result for the club's.
 _THEIR_RESULT: Final = {"win": "loss", "loss": "win", "draw": "draw"}
+#: The goals a zone's result counts for the club and against it.
+_SCORED: Final = attrgetter("scored")
+_CONCEDED_IN: Final = attrgetter("conceded")
 
 
 def conclude_match(tx: Tx, seat: int, goals: int, conceded: int, result: str, scorers: Counter[str], against: str,
@@ -713,7 +713,7 @@ def conclude_match(tx: Tx, seat: int, goals: int, conceded: int, result: str, sc
     ``fields``), the Stands' €, temporary Strength gone, experience, abilities after the match, then the Match
     consequence roll is awaited.  A module that plays a match its own way (between clubs) ends it here too."""
     club = tx.club(seat)
-    points = dict(tx.board(None).league_points)
+    points = tx.board(None).points_by_result
     # the result, the Stands' € and the footballers stored in one copy of the club (not one copy each)
     values = [*club]
     values[_GOALS] = goals
