@@ -50,11 +50,12 @@ def advance(tx: Tx) -> None:
         state = tx.state
         if state.pending:
             return
+        stage = state.stage
         # the ``busy`` hook's fillers (and ``setup_busy``'s during the setup), asked without the hook's own call
-        for busy in (rules.setup_holds if state.stage == "setup" else rules.holds):
+        for busy in (rules.setup_holds if stage == "setup" else rules.holds):
             if busy(state):
                 return
-        phase = phases.get(state.stage)
+        phase = phases.get(stage)
         if phase is None:
             return
         if phase.step is not None and phase.step(tx):
@@ -73,6 +74,6 @@ def advance(tx: Tx) -> None:
         values[_WEEK] = week
         values[_EVENTS] = tx.count
         tx.state = _new(State, values)
-        begin = rules.phase(stage).begin
+        begin = phases[stage].begin  # `rules.phase(stage)` without its call
         if begin is not None:
             begin(tx)

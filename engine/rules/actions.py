@@ -73,9 +73,9 @@ def hire_from_row(tx: Tx, seat: int, row: str, card_id: Any, *, discount: int = 
     if kind is None:
         raise E.NotAllowed(E.HIRE_SPONSOR_ROW.format(row=row))
     card = tx.card(card_id, kind)
-    owner = owner_of(tx.state, card.id)
-    if owner is not None:
-        raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=owner.seat))
+    for other in tx.state.clubs:  # `owner_of` where a footballer or Staff card can lie
+        if other.held(card.id) is not None:
+            raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=other.seat))
     if card.id in tx.state.discarded:
         raise E.NotAllowed(E.CARD_DISCARDED.format(name=card.name))
     club = tx.club(seat)
@@ -85,12 +85,12 @@ def hire_from_row(tx: Tx, seat: int, row: str, card_id: Any, *, discount: int = 
     cost = max(0, printed - discount - _discounts(club, row))
     club = pay(club, _BUDGET_ONLY[cost] if cost.__class__ is int and cost < 16 else quad_of({"budget": cost}), f"hire {card.name}")
     if isinstance(card, PlayerCard):
-        club = tx.put(flip_markers(evolve(club, players=club.players + (Held(card.id),)), card_marker(tx.profile, card.id)))
+        club = tx.put(flip_markers(evolve1(club, "players", club.players + (Held(card.id),)), card_marker(tx.profile, card.id)))
         if not tx.quiet:
             tx.say("hire", seat, f"Seat {seat} hires {card.name} for {cost} €.", card=card.id, cost=cost, row=row)
         apply_abilities(tx, card.untrained.abilities, "immediate", Ctx(seat=seat, source=card.id, label=card.name))
     else:
-        club = tx.put(evolve(club, staff=club.staff + (Held(card.id),)))
+        club = tx.put(evolve1(club, "staff", club.staff + (Held(card.id),)))
         if not tx.quiet:
             tx.say("hire", seat, f"Seat {seat} hires {card.name} ({card.profession}) for {cost} €.", card=card.id, cost=cost, row=row,
                    choices=choices_of([*card.bonus, *(e for a in card.abilities if a.timing == "immediate" and not a.cost for e in a.effects)]))
@@ -160,9 +160,13 @@ def on_sponsor(tx: Tx) -> None:
     contract = field(ev, "contract", str, '"megaphone", "adboard" or "shirt"')
     if contract not in CONTRACTS:
         raise E.BadEvent(E.BAD_FIELD.format(type="sponsor", field="contract", why='"megaphone", "adboard" or "shirt"'))
-    owner = owner_of(tx.state, card.id)
-    if owner is not None or any(card.id in c.megaphones for c in tx.state.clubs):
-        raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=(owner or club).seat))
+    clubs = tx.state.clubs
+    for other in clubs:  # `owner_of` where a Sponsor card can lie, without searching the footballers and Staff
+        if card.id in other.adboards or card.id == other.shirt:
+            raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=other.seat))
+    for other in clubs:
+        if card.id in other.megaphones:
+            raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=seat))
     held = {"adboard": len(club.adboards), "shirt": int(club.shirt is not None)}.get(contract, 0)
     if contract != "megaphone" and held >= sponsor_slots(tx, club, contract):
         raise E.NotAllowed(E.SPONSOR_FULL.format(seat=seat, count=held, contract=contract))
@@ -204,7 +208,7 @@ def on_build(tx: Tx) -> None:
     if kind is None:
         raise E.NotAllowed(E.UNKNOWN_INFRA.format(kind=kind_id, known=", ".join(board.kinds_by_id)))
     club = check_build(board, club, kind)
-    tx.put(evolve(club, infrastructure=club.infrastructure + (kind.id,)))
+    tx.put(evolve1(club, "infrastructure", club.infrastructure + (kind.id,)))
     if not tx.quiet:
         tx.say("build", seat, f"Seat {seat} builds {kind.name} for {kind.cost} €.", infrastructure=kind.id, cost=kind.cost)
     apply_abilities(tx, kind.abilities, "immediate", Ctx(seat=seat, source=kind.id, label=kind.name))
@@ -260,7 +264,7 @@ def on_potential(tx: Tx) -> None:
     level = club.stats[RES_INDEX[stat]]
     if level >= board.stat_max:
         raise E.NotAllowed(E.POTENTIAL_TOP.format(seat=seat, stat=stat.capitalize(), level=level))
-    tx.put(evolve(club, acted=True))
+    tx.put(evolve1(club, "acted", True))
     tx.put_pending(tx.state.pending + (Pending("roll", seat, "potential", "d6", True, ref=stat),))
     if not tx.quiet:
         tx.say("potential", seat, f"Seat {seat} tries to raise its {stat.capitalize()} Stat (level {level}): roll the d6, more than {level} succeeds.", stat=stat, level=level)

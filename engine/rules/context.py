@@ -311,8 +311,8 @@ def flip_markers(club: Club, sides: dict[int, str]) -> Club:
     """Record the side numbered jersey markers now show (a card hired or played flips its number's marker)."""
     if not sides:
         return club
-    kept = tuple(m for m in club.markers if m[0] not in sides)
-    return evolve(club, markers=tuple(sorted(kept + tuple(sides.items()))))
+    kept = tuple([m for m in club.markers if m[0] not in sides])
+    return evolve1(club, "markers", tuple(sorted(kept + tuple(sides.items()))))
 
 
 def card_marker(profile: Profile, card_id: str, trained: bool = False) -> dict[int, str]:

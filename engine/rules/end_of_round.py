@@ -49,7 +49,10 @@ def close_round(tx: Tx) -> None:
 
 def _clean(held: tuple[Held, ...]) -> tuple[Held, ...]:
     """Cards unexhausted, the resources on them discarded, their temporary Strength gone."""
-    if all(not h.exhausted and not h.strength_temp and h.assigned == ZERO for h in held):
+    for h in held:  # `all(...)` without a generator
+        if h.exhausted or h.strength_temp or h.assigned != ZERO:
+            break
+    else:
         return held  # the same tuple: what is kept for the club's cards stays valid
     return tuple([h if not h.exhausted and not h.strength_temp and h.assigned == ZERO
                   else evolve(h, exhausted=False, assigned=ZERO, strength_temp=0) for h in held])

@@ -20,7 +20,10 @@ def week_opponent(state: State, club: Club, week: int | None = None) -> str | No
     game's modules deal them; None when it plays none that week (a match between clubs, or the game is over)."""
     week = state.week if week is None else week
     card = club.opponents[week - 1] if 1 <= week <= len(club.opponents) else None
-    return host.rules_for(state.game).week_opponent(state, club, week, card)  # type: ignore[attr-defined,no-any-return]
+    rules = host.rules_for(state.game)
+    if "week_opponent" not in rules.filled:  # no module changes it: the hook would hand the card back
+        return card
+    return rules.week_opponent(state, club, week, card)  # type: ignore[attr-defined,no-any-return]
 
 
 def league_positions(state: State) -> dict[str, int]:
@@ -32,10 +35,14 @@ def league_positions(state: State) -> dict[str, int]:
 def move_team(tx: Tx, team_id: str, points: int) -> None:
     """Move an Opponent team's marker on the League table."""
     teams = tx.state.teams
-    for i, t in enumerate(teams):
+    i = 0
+    for t in teams:
         if t.id == team_id:  # each team once on the table
-            tx.state = evolve1(tx.state, "teams", teams[:i] + (evolve1(t, "points", t.points + points),) + teams[i + 1:])
+            changed = [*teams]
+            changed[i] = evolve1(t, "points", t.points + points)
+            tx.state = evolve1(tx.state, "teams", tuple(changed))
             return
+        i += 1
 
 
 def begin_results(tx: Tx) -> None:

@@ -9,7 +9,7 @@ from typing import Any, Final
 from engine import errors as E
 from engine.cards import STATS, Ability, Board, BoardMeeting
 from engine.rules.abilities import card_abilities
-from engine.rules.context import event_targets, field, owner_of, seat_of
+from engine.rules.context import event_targets, field, seat_of
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying, applying_any
 from engine.state import Club, Pending, State, evolve, evolve1
 from engine.tx import Tx
@@ -41,8 +41,9 @@ def begin_monday(tx: Tx) -> None:
         # the Production keyword (003 l.283): "On Monday, during Production, resolve their effects"
         for source, ability in _production(sources):
             name = tx.kind_name(source, club.seat)
-            said = ability.text or "Production."
-            tx.say("token_production", club.seat, f"Seat {club.seat}'s {name} — {said}", infrastructure=source, name=name)
+            if not tx.quiet:
+                said = ability.text or "Production."
+                tx.say("token_production", club.seat, f"Seat {club.seat}'s {name} — {said}", infrastructure=source, name=name)
             apply_effects(tx, ability.effects, Ctx(seat=club.seat, source=source, label=name))
         if "monday" in applying_any(sources):  # else no card of the club applies anything on Monday
             for source, abilities in sources:
@@ -119,9 +120,9 @@ def on_board_meeting(tx: Tx) -> None:
     card: BoardMeeting = tx.card(field(ev, "card", str, "the id of the Board meeting card drawn"), "board_meeting")
     if club.board_card is not None:
         raise E.NotAllowed(E.ALREADY_BOARD_CARD.format(seat=seat, name=tx.name(club.board_card)))
-    owner = owner_of(tx.state, card.id)
-    if owner is not None:
-        raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=owner.seat))
+    for other in tx.state.clubs:  # `owner_of` where a Board meeting card can lie, without searching the footballers
+        if other.board_card == card.id:
+            raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=other.seat))
     tx.put(evolve1(club, "board_card", card.id))
     tx.put_pending(tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
     if not tx.quiet:
