@@ -18,8 +18,11 @@ from engine.uses import Use
 from engine.uses import use as engine_use
 
 _PICK_WORDS = {"chosen_player": "footballer", "chosen_youngster": "Youngster", "chosen_staff": "Staff card",
-               "chosen_card": "card"}
+               "chosen_card": "card", "hire_player": "Player to hire", "hire_youngster": "Youngster to hire",
+               "hire_staff": "Staff to hire"}
 """What the engine says an effect asks the club to choose → what the seat's screen asks it to tap."""
+_TAKEN = frozenset({"hire_player", "hire_youngster", "hire_staff"})
+"""The choices of a card taken from the Transfer area (or the Youngster deck), not one of the club's own."""
 
 
 class GameView:
@@ -60,9 +63,11 @@ class GameView:
 
     def picks(self, event: Mapping[str, Any]) -> tuple[Pick, ...]:
         """The cards the club is asked to tap for the effects of a card's use (a hire, a contract, a card's action or
-        match ability), as the engine says: what each is, in words, and the club's cards that fit; nothing when the
-        engine refuses the use now."""
-        return tuple(Pick(_PICK_WORDS.get(c.what, "card"), c.cards) for c in engine_use(self.profile, self.state, event).choices)
+        match ability) or of a roll's result (a ``roll``, ``keep`` or ``reroll``), as the engine says: what each is,
+        in words, the cards that fit and the engine's sentence for those of a hire's row it would not take; nothing
+        when the engine refuses the event now."""
+        return tuple(Pick(_PICK_WORDS.get(c.what, "card"), c.cards, c.refused, c.what not in _TAKEN)
+                     for c in engine_use(self.profile, self.state, event).choices)
 
     def uses(self, seat: int, card: str) -> tuple[Use, ...]:
         """Each use the card offers the seat's club now, as the engine tries it (its action, a hire, a sale, each

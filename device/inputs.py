@@ -65,9 +65,21 @@ TAP_OR_READY = "Tap a card · Hold: ready"
 MOMENT_WORDS = {"after_reveal": "after the reveal", "before_match": "before the match"}
 HALF_WORDS = {1: "first half", 2: "second half"}
 NOT_A_PICK = "Not one of your {what}s"
+NOT_TO_TAKE = "Not a {what}"
+"""A tapped card that is not what a hire takes (a Staff card for a Player)."""
+NOT_THAT = "Not {name}"
+"""A tapped card of the kind asked for that the rules will not take (held by a club, too dear): their reason below."""
+ROLL_STANDS = "The roll stands"
+"""A hold while a roll's result waits for its card: a roll is never rolled again, so nothing is cancelled."""
+ROLL_EVENTS = ("roll", "keep", "reroll")
+"""The events that settle a die's result: a choice their decision waits for holds the result, and no hold cancels it."""
+_UNSAID = ("table_resolves", "keep", "turn")
+"""What a roll's result, shown while its card is awaited, leaves out: the choice is being made by a tap."""
 ROLL_FOR = "for {what}"
 """Under "Press to roll the d6": what the roll decides (the Board meeting card, the Stat, the card's effect)."""
 KEEP_GIVES = "Keep: {outcome}"
+THEN_TAP = "Then tap the {what}"
+"""Under a held roll whose kept decision asks for a card: the card to tap once it is kept."""
 """Under a roll that may still be rerolled: what keeping it gives, as the engine says it would."""
 ROLL_PURPOSES = {"potential": "Club potential", "match_consequence": "Match consequence", "injury": "an injury",
                  "suspension": "a suspension", "opponent_die": "an Opponent die", "effect": "a card's effect",
@@ -136,11 +148,15 @@ TableInput = Tap | Lift | Press | Hold
 
 
 class Pick(NamedTuple):
-    """A card a seat is asked to tap for an effect of a card's use, as the engine says: what it is, in words
-    ("footballer", "Youngster"), and the club's cards the rules take for it."""
+    """A card a seat is asked to tap for an effect of a card's use or of a roll's result, as the engine says: what it
+    is, in words ("footballer", "Youngster", "Player to hire"), and the cards the rules take for it."""
 
     what: str
     cards: tuple[str, ...]
+    refused: Mapping[str, str] = {}
+    """The engine's sentence for a card it would not take for this (a hire's: held by a club, too dear)."""
+    mine: bool = True
+    """Whether the cards are the club's own (a card to hire is not)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,17 +308,34 @@ def _roll_for(entry: Mapping[str, Any], game: Game) -> str:
 def _keep_gives(entry: Mapping[str, Any], game: Game) -> tuple[str, ...]:
     """Under a held roll: the card it is for, what keeping it gives (asked of the engine), and how to reroll."""
     seat = entry.get("seat")
-    outcome = game.preview({"type": "keep", "seat": seat}) if isinstance(seat, int) else ()
-    shown = [a for a in outcome if a.get("seat") in (seat, None) and a.get("kind") not in ("keep", "turn")]
+    keep = {"type": "keep", "seat": seat}
+    outcome = game.preview(keep) if isinstance(seat, int) else ()
+    # a decision that asks for a card is settled by its tap, not by hand
+    picks = tuple(game.picks(keep)) if any(a.get("kind") == "table_resolves" for a in outcome) else ()
+    unsaid = _UNSAID if picks else ("keep", "turn")
+    shown = [a for a in outcome if a.get("seat") in (seat, None) and a.get("kind") not in unsaid]
     lines = [ROLL_FOR.format(what=_roll_for(entry, game))]
     if shown:
         result = message_for(shown, game.name)
         lines.append(KEEP_GIVES.format(outcome=result.headline))
         lines.append(PRESS_TO_REROLL)
+        if picks and picks[0].cards:
+            lines.append(THEN_TAP.format(what=picks[0].what))
         lines.extend(line for line in result.detail if line not in lines)
     else:
         lines.append(PRESS_TO_REROLL)
     return tuple(lines)
+
+
+def _settling(pending: _Pending) -> bool:
+    """Whether a pending choice is a die's result waiting for the cards its decision is for (not to be cancelled)."""
+    return pending.kind == "pick" and pending.event.get("type") in ROLL_EVENTS
+
+
+def _take_single(pending: _Pending, picks: Sequence[Pick]) -> None:
+    """Take for a roll's decision each next choice that one card alone fits: nothing to ask."""
+    while len(pending.chosen) < len(pending.options) and len(picks[len(pending.chosen)].cards) == 1:
+        pending.chosen.append(picks[len(pending.chosen)].cards[0])
 
 
 def _kinds_text(kinds: Sequence[str]) -> str:
@@ -331,6 +364,7 @@ class Interpreter:
         self.dice_by_name: dict[str, Die] = {"d6": D6, "d10": D10, **(dice_by_name or {})}
         self._pending: dict[int, _Pending] = {}
         self._rolled_at: dict[int, float] = {}
+        self._asked: dict[int, Message] = {}
 
     # -- public ----------------------------------------------------------------------------------------------
 
@@ -345,16 +379,22 @@ class Interpreter:
             return self._say(table_input.seat, NO_GAME)
         if isinstance(table_input, Lift):
             return self._lift(table_input)
+        self._drop_stale(game)
         seat = table_input.seat
+        pending = self._pending.get(seat) if seat is not None else None
+        if seat is not None and pending is not None and _settling(pending):
+            return self._result_waits(table_input, seat, pending, game)
         entry = self._awaited(game, seat) if seat is not None else None
         if entry is not None and entry.get("need") == "keep_or_reroll":
             if isinstance(table_input, Press) and self._in_window(seat):
-                return Outcome(events=(self._reroll(seat, entry),))
+                return self._settle(seat, self._reroll(seat, entry), game)
             # Anything else the seat does first settles the roll it could have rerolled.  A tap then means what
-            # it means once the roll is kept; a press or a hold only keeps it: a hold that went on to pass the
-            # seat's coming turn would take a turn nobody meant to give up.
+            # it means once the roll is kept (or, when the decision kept asks for a card, it is that card); a press
+            # or a hold only keeps it: a hold that went on to pass the seat's coming turn would take a turn nobody
+            # meant to give up.
             self._rolled_at.pop(seat, None)
-            return Outcome(events=({"type": "keep", "seat": seat},), again=isinstance(table_input, Tap))
+            tapped = table_input.card if isinstance(table_input, Tap) else None
+            return self._settle(seat, {"type": "keep", "seat": seat}, game, tapped)
         if isinstance(table_input, Tap):
             return self._tap(table_input, game)
         if isinstance(table_input, Press):
@@ -364,35 +404,52 @@ class Interpreter:
     def automatic(self, game: Game, announcements: Sequence[Mapping[str, Any]] = ()) -> tuple[dict[str, Any], ...]:
         """Rolls the table makes by itself now: Opponent dice for teams nobody played, and tied Board meetings."""
         tied = {a.get("seat") for a in announcements if a.get("kind") == "board_meeting_tie"}
+        self._drop_stale(game)
         events: list[dict[str, Any]] = []
         for entry in game.awaiting:
             if entry.get("need") != "roll":
                 continue
-            if entry.get("seat") is None or entry.get("seat") in tied:
+            seat = entry.get("seat")
+            if seat is None:
                 events.append(self._roll_event(entry))
-                if entry.get("seat") is not None:
-                    self._rolled_at[entry["seat"]] = self.clock()
+                break
+            if seat in tied and seat not in self._pending:
+                self._rolled_at[seat] = self.clock()
+                # the decision of a tie's new roll may ask for a card, as a roll by the button does
+                settled = self._settle(seat, self._roll_event(entry), game)
+                events.extend(settled.events)
+                self._asked.update(settled.messages)
                 break  # one at a time: the next is asked for once this one is applied
         return tuple(events)
 
     def expired(self, game: Game) -> tuple[dict[str, Any], ...]:
         """Rolls whose reroll window has closed: they are kept."""
         now = self.clock()
+        self._drop_stale(game)
         events: list[dict[str, Any]] = []
         for entry in game.awaiting:
             seat = entry.get("seat")
-            if entry.get("need") != "keep_or_reroll" or seat is None:
-                continue
+            if entry.get("need") != "keep_or_reroll" or seat is None or seat in self._pending:
+                continue  # a kept result waiting for its card stays kept
             started = self._rolled_at.setdefault(seat, now)  # e.g. after a restart: the window opens again
             if now - started > self.reroll_seconds:
                 del self._rolled_at[seat]
-                events.append({"type": "keep", "seat": seat})
+                settled = self._settle(seat, {"type": "keep", "seat": seat}, game)
+                events.extend(settled.events)
+                self._asked.update(settled.messages)
         return tuple(events)
+
+    def asked(self) -> dict[int, Message]:
+        """What the seats' screens say since `automatic` or `expired` last settled a roll by themselves (a result
+        that waits for the card its decision is for), once; then nothing until the next."""
+        asked, self._asked = self._asked, {}
+        return asked
 
     def reset(self) -> None:
         """Forget pending choices and reroll windows (after an undo or a new game)."""
         self._pending.clear()
         self._rolled_at.clear()
+        self._asked.clear()
 
     def choices(self) -> dict[str, Any]:
         """The choices under way (a hire waiting for its press, Directors tapped so far...), JSON-safe."""
@@ -415,7 +472,7 @@ class Interpreter:
         if game is None:
             return None
         pending = self._pending.get(seat)
-        if pending is not None:
+        if pending is not None and not (_settling(pending) and self._stale(seat, pending, game)):
             return self._pending_message(pending)
         entry = self._awaited(game, seat)
         if entry is None:
@@ -588,23 +645,83 @@ class Interpreter:
         return Outcome(messages={seat: self._pending_message(chooser)})
 
     def _pick(self, seat: int, card: str, pending: _Pending, game: Game) -> Outcome:
-        """A card of the club tapped as the one a Staff action (or the like) is for, e.g. the footballer to train."""
+        """A card tapped as the one a Staff action, a roll's decision (or the like) is for, e.g. the footballer to
+        train or the Player to hire."""
         want = pending.options[len(pending.chosen)]
-        picks = game.picks(pending.event)
-        fits = picks[len(pending.chosen)].cards if len(pending.chosen) < len(picks) else ()
-        if card not in fits:
-            return self._say(seat, NOT_A_PICK.format(what=want), TAP_PICK.format(what=want), HOLD_TO_CANCEL)
+        picks = tuple(game.picks(pending.event))
+        pick = picks[len(pending.chosen)] if len(pending.chosen) < len(picks) else None
+        hints = (TAP_PICK.format(what=want), *(() if _settling(pending) else (HOLD_TO_CANCEL,)))
+        if pick is None or card not in pick.cards:
+            why = pick.refused.get(card) if pick is not None else None
+            if why:  # a card of the kind asked for that the rules will not take: their reason
+                return Outcome(messages={seat: Message(NOT_THAT.format(name=game.name(card)), (why, *hints))}, refused=True)
+            words = NOT_A_PICK if pick is None or pick.mine else NOT_TO_TAKE
+            return self._say(seat, words.format(what=want), *hints)
         why = game.why_not({**pending.event, "targets": [*pending.chosen, card]})
         if why is not None:  # the engine will not take this card for it: another may be tapped, or a hold cancels
             refused = self._refuse(seat, why, pending.event)
             message = refused.messages[seat]
-            return Outcome(messages={seat: Message(message.headline, (*message.detail, TAP_PICK.format(what=want),
-                                                                      HOLD_TO_CANCEL))}, refused=True)
+            return Outcome(messages={seat: Message(message.headline, (*message.detail, *hints))}, refused=True)
         pending.chosen.append(card)
+        if _settling(pending):
+            _take_single(pending, picks)
         if len(pending.chosen) < len(pending.options):
             return Outcome(messages={seat: self._pending_message(pending)})
         del self._pending[seat]
         return Outcome(events=({**pending.event, "targets": list(pending.chosen)},))
+
+    def _settle(self, seat: int, event: dict[str, Any], game: Game, tapped: str | None = None) -> Outcome:
+        """A die's result (a ``roll``, ``keep`` or ``reroll``) sent now, or, when the decision it brings asks for cards
+        (a footballer of the club's choice, the card a hire takes), held on the seat until they are tapped, as the
+        engine says; a choice one card alone fits takes it without asking.  ``tapped``: the card whose tap kept the
+        roll, taken as the first card asked for when it fits (else the tap means what it means once kept)."""
+        picks = tuple(game.picks(event))
+        # the cards up to a choice no card fits (the table makes that one, and those after it, by hand)
+        asked = next((i for i, pick in enumerate(picks) if not pick.cards), len(picks))
+        entry = self._awaited(game, seat) or {}
+        pending = _Pending("pick", event, options=tuple(p.what for p in picks[:asked]),
+                           prompt=PICK_FOR.format(name=_roll_for(entry, game)))
+        _take_single(pending, picks)
+        if len(pending.chosen) == len(pending.options):
+            sent = {**event, "targets": list(pending.chosen)} if pending.chosen else event
+            return Outcome(events=(sent,), again=tapped is not None)
+        self._pending[seat] = pending
+        if tapped is not None and tapped in picks[len(pending.chosen)].cards:
+            return self._pick(seat, tapped, pending, game)
+        return Outcome(messages={seat: self._result_message(seat, pending, game)})
+
+    def _result_message(self, seat: int, pending: _Pending, game: Game) -> Message:
+        """A roll's result as the engine would announce it (the decision, the votes, what it costs), with the card
+        to tap for it right under."""
+        ask = self._pending_message(pending)
+        said = [a for a in game.preview(pending.event) if a.get("seat") in (seat, None) and a.get("kind") not in _UNSAID]
+        if not said:
+            return ask
+        result = message_for(said, game.name)
+        return Message(result.headline, tuple(dict.fromkeys((ask.headline, *result.detail, *ask.detail))))
+
+    def _result_waits(self, table_input: TableInput, seat: int, pending: _Pending, game: Game) -> Outcome:
+        """An input while a roll's result waits for the card its decision is for: a tap may be that card; a press or
+        a hold changes nothing (the result stands: a roll is never rolled again) and says what to tap."""
+        if isinstance(table_input, Tap):
+            return self._pick(seat, table_input.card or "", pending, game)
+        ask = self._pending_message(pending)
+        if isinstance(table_input, Hold):
+            return Outcome(messages={seat: Message(ask.headline, (ROLL_STANDS, *ask.detail))})
+        return Outcome(messages={seat: ask})
+
+    def _stale(self, seat: int, pending: _Pending, game: Game) -> bool:
+        """Whether a roll's result held for its card is no longer what the engine waits for from the seat (the page
+        answered it, or an undo took the roll away)."""
+        entry = self._awaited(game, seat)
+        need = "roll" if pending.event.get("type") == "roll" else "keep_or_reroll"
+        return entry is None or entry.get("need") != need
+
+    def _drop_stale(self, game: Game) -> None:
+        """Forget the held results the engine no longer waits for."""
+        for seat, pending in list(self._pending.items()):
+            if _settling(pending) and self._stale(seat, pending, game):
+                del self._pending[seat]
 
     def _suspension(self, seat: int, card: str, entry: Mapping[str, Any], game: Game) -> Outcome:
         """A club short of money names, card by card, where its Suspension tokens go."""
@@ -652,7 +769,7 @@ class Interpreter:
         if entry is not None and entry.get("need") == "roll":
             event = self._roll_event(entry)
             self._rolled_at[seat] = self.clock()
-            return Outcome(events=(event,))
+            return self._settle(seat, event, game)
         if entry is not None and entry.get("need") == "kickoff":
             return Outcome(events=({"type": "kickoff", "seat": seat},))
         if entry is not None and entry.get("need") == "formation" and entry.get("shapes"):
@@ -795,7 +912,8 @@ class Interpreter:
         if pending.kind == "confirm":
             return Message(pending.prompt, (PRESS_TO_CONFIRM,))
         if pending.kind == "pick":
-            return Message(TAP_PICK.format(what=pending.options[len(pending.chosen)]), (pending.prompt, HOLD_TO_CANCEL))
+            cancel = () if _settling(pending) else (HOLD_TO_CANCEL,)
+            return Message(TAP_PICK.format(what=pending.options[len(pending.chosen)]), (pending.prompt, *cancel))
         if pending.kind in ("suspensions", "collect"):
             return Message(f"{len(pending.chosen)} of {pending.count} tapped", (f"Tap {pending.count - len(pending.chosen)} more card(s)",))
         choice = pending.options[pending.index]

@@ -286,8 +286,9 @@ class Session:
         if not self.waiting_on_time():
             return
         events = self.interpreter.expired(self._view())
-        if events:
-            self._carry_out(Outcome(events=events), None)
+        asked = self.interpreter.asked()  # a kept result waiting for the card its decision is for
+        if events or asked:
+            self._carry_out(Outcome(events=events, messages=asked), None)
 
     def _carry_out(self, outcome: Outcome, seat: int | None) -> bool:
         """Show the outcome's messages and apply its events (and what follows by itself); False when refused."""
@@ -380,7 +381,10 @@ class Session:
         if view.awaiting and all(e.get("need") == "first_player" for e in view.awaiting):
             first = int(self.store.setting(f"game:{self.game}:first_player") or min(c.seat for c in self.state.clubs))
             return ({"type": "first_player", "seat": first},)
-        return self.interpreter.automatic(view, tuple(announcements))
+        events = self.interpreter.automatic(view, tuple(announcements))
+        for seat, message in self.interpreter.asked().items():  # a tie's new roll waiting for its decision's card
+            self._say(seat, message.headline, *message.detail)
+        return events
 
     def _new_game(self, action: NewGame) -> dict[str, Any]:
         events = setup_events(self.profile, action, self.config.modules, dict(self.config.options))

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
 
 import engine
 from device import inputs, screens
@@ -21,8 +20,9 @@ from device.replay import parse, run_step
 from device.sim import SimulatedTable
 from engine import errors as EE
 
+from tests.device.frames import frame_is
+
 SCENARIOS = Path(__file__).parents[2] / "scenarios"
-REFERENCE = Path(__file__).with_name("reference")
 TUESDAY_STEP = "pl_01"
 """Seat 1's hire in full-week.toml: every step before it brings the table to Tuesday, Seat 1's turn."""
 
@@ -33,16 +33,6 @@ def _play_until(table: SimulatedTable, scenario: str, stop: object) -> None:
         if stop(step):
             return
         run_step(table, step)
-
-
-def _frame_is(table: SimulatedTable, screen_id: str, name: str, tmp_path: Path) -> None:
-    """The panel's frame is the reviewed reference image ``name`` (saved beside the test's tmp dir when not)."""
-    frame = table.hardware.frame(screen_id)
-    reference = REFERENCE / name
-    expected = Image.open(reference).convert("1") if reference.exists() else Image.new("1", frame.size)
-    if not reference.exists() or ImageChops.difference(frame.convert("L"), expected.convert("L")).getbbox() is not None:
-        frame.save(tmp_path / name)
-        pytest.fail(f"{screen_id} differs from tests/device/reference/{name} (new frame: {tmp_path / name})")
 
 
 def _events(table: SimulatedTable) -> int:
@@ -148,7 +138,7 @@ def test_no_card_of_any_kind_ever_shows_an_engine_event_name_or_a_card_id(tuesda
 
 def test_a_refusal_frame_matches_the_reference(tuesday: SimulatedTable, tmp_path: Path) -> None:
     tuesday.tap("seat1.tap", "vet_01")
-    _frame_is(tuesday, "seat1.screen", "refusal_untrained.png", tmp_path)
+    frame_is(tuesday, "seat1.screen", "refusal_untrained.png", tmp_path)
 
 
 @pytest.fixture
@@ -172,7 +162,7 @@ def test_a_roll_names_its_card_and_what_keeping_it_gives_before_it_is_kept(monda
     assert held.detail[:1] == (inputs.ROLL_FOR.format(what=name),)
     gives = next(line for line in held.detail if line.startswith(inputs.KEEP_GIVES.format(outcome="")))
     assert inputs.PRESS_TO_REROLL in held.detail
-    _frame_is(monday, "seat2.screen", "roll_held.png", tmp_path)
+    frame_is(monday, "seat2.screen", "roll_held.png", tmp_path)
     monday.hold("seat2.roll")  # keep it
     kept = monday.screen("seat2.screen")
     assert gives == inputs.KEEP_GIVES.format(outcome=kept.headline)  # what the screen promised is what happened
@@ -220,7 +210,7 @@ def test_the_shared_screen_shows_the_final_ranking(finished: SimulatedTable, tmp
     assert said.headline == screens.SHARED_WINNER.format(name=winner["name"])
     assert said.detail == tuple(screens.FINAL_ROW.format(place=screens.ordinal(r["rank"]), name=r["name"], total=r["total"])
                                 for r in rows)
-    _frame_is(finished, "seat1.screen", "final_seat1.png", tmp_path)
+    frame_is(finished, "seat1.screen", "final_seat1.png", tmp_path)
 
 
 def test_the_shared_screen_shows_matchday_results_as_they_come_in(tmp_path: Path) -> None:
@@ -237,4 +227,4 @@ def test_the_shared_screen_shows_matchday_results_as_they_come_in(tmp_path: Path
         assert said.detail[1:] == tuple(screens.TO_PLAY.format(name=c["name"]) for c in view["clubs"][1:])
         table.tap("shared.opponent", "opp_downtown_2")
         assert not table.screen("shared.screen").detail[1].endswith("to play")
-        _frame_is(table, "shared.screen", "shared_results.png", tmp_path)
+        frame_is(table, "shared.screen", "shared_results.png", tmp_path)
