@@ -422,8 +422,12 @@ def apply_mandatory(tx: Tx, seat: int, timing: str) -> None:
         return
     # a module never makes an ability mandatory that the printed side lacks (the `footballer` hook): only the
     # footballers whose printed side has one at this moment are asked their face, most moments none
-    for card_id, held, moments in mandatory_footballers(tx, club):
-        if timing not in moments:
+    moments, cards = mandatory_cards(tx.profile, club.lineup)
+    if timing not in moments:
+        return
+    for card_id, untrained, trained in cards:
+        held = club.held(card_id)
+        if held is None or timing not in (trained if held.trained else untrained):
             continue
         side = side_of(tx, held, club)  # asked now: an earlier footballer's effects may have changed the game
         if timing not in side.mandatory:
@@ -433,35 +437,31 @@ def apply_mandatory(tx: Tx, seat: int, timing: str) -> None:
                 apply_effects(tx, ability.effects, Ctx(seat=seat, source=card_id, label=tx.name(card_id), roll=event_roll(tx.event)))
 
 
-def mandatory_footballers(tx: Tx, club: Club) -> tuple[tuple[str, Held, frozenset[str]], ...]:
-    """The footballer cards of the club's lineup (in its order) whose printed side has a mandatory ability, each
-    with the moments it has one.  Kept while the lineup and the club's cards stay the same objects: a lineup and
-    its match ask at each of their four moments."""
-    lineup = club.lineup
-    players = club.players
-    kept = _MANDATORY_KEPT[0]  # one tuple, read and replaced whole (requests answered side by side see one answer)
-    if kept[0] is lineup and kept[1] is players and kept[2] is club.staff and kept[3] is tx.profile:
-        return kept[4]  # type: ignore[no-any-return]
-    cards = tx.profile.cards
-    by_id = footballers_by_id(players)
-    found: list[tuple[str, Held, frozenset[str]]] = []
+def mandatory_cards(profile: Profile, lineup: tuple[Placed, ...]) -> tuple[frozenset[str], tuple[tuple[str, frozenset[str], frozenset[str]], ...]]:
+    """The moments at which a side of a footballer card the lineup fields has a mandatory ability, and those cards
+    (in the lineup's order), each with the moments its untrained and its trained side have one: kept per lineup
+    (the same object from the lineup to the Match consequence), as the lineup and its match ask at each of their
+    four moments."""
+    found = _MANDATORY.get(id(lineup))
+    if found is not None and found[0] is lineup and found[1] is profile:
+        return found[2]
+    cards = profile.cards
+    moments: frozenset[str] = frozenset()
+    out = []
     for card_id in fielded(lineup):
-        held = by_id.get(card_id)
-        if held is None:
-            held = club.held(card_id)  # not among the footballers
-            if held is None:
-                continue
-        card: PlayerCard = cards[held.id]  # type: ignore[assignment]
-        printed = card.trained if held.trained else card.untrained
-        if printed.mandatory:
-            found.append((card_id, held, printed.mandatory))
-    out = tuple(found)
-    _MANDATORY_KEPT[0] = (lineup, players, club.staff, tx.profile, out)
-    return out
+        card: PlayerCard = cards[card_id]  # type: ignore[assignment]
+        untrained, trained = card.untrained.mandatory, card.trained.mandatory
+        if untrained or trained:
+            out.append((card_id, untrained, trained))
+            moments = moments | untrained | trained
+    if len(_MANDATORY) > 64:
+        _MANDATORY.clear()
+    answer = (moments, tuple(out))
+    _MANDATORY[id(lineup)] = (lineup, profile, answer)
+    return answer
 
 
-#: The latest answer of `mandatory_footballers`, with the lineup, the club's cards and the deck it was worked out for.
-_MANDATORY_KEPT: list[tuple[Any, Any, Any, Any, tuple[tuple[str, Held, frozenset[str]], ...]]] = [(None, None, None, None, ())]
+_MANDATORY: dict[int, tuple[tuple[Placed, ...], Profile, tuple[frozenset[str], tuple[tuple[str, frozenset[str], frozenset[str]], ...]]]] = {}
 
 
 def footballers_by_id(players: tuple[Held, ...]) -> dict[str, Held]:
@@ -570,7 +570,6 @@ def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResu
     facings = tx.board(club.seat).pitch.faced
     # the Opponent's Strengths in each of its zones, strongest first: as printed unless an effect changes them
     lines = opponent.lines if not club.opp_mods else _changed_lines(club, opponent)
-    by_id = footballers_by_id(club.players)
     # each jersey marker's Strength (`strength_of`), once, in the zones the club fields some:
     # attackers as (Strength, card), defenders' Strength
     attack: dict[str, list[tuple[int, str | None]]] = {}
@@ -580,10 +579,8 @@ def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResu
         if card is None:
             strength = 1
         else:
-            held = by_id.get(card)
-            if held is None:
-                held = club.held(card)  # not among the footballers
-                assert held is not None
+            held = club.held(card)
+            assert held is not None
             side = side_of(tx, held, club)
             strength = max(0, side.strength + held.strength_temp + held.strength_perm)
         if style == "attack":
@@ -605,15 +602,22 @@ def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResu
         ours_attack: tuple[int, ...] = ()
         if zone in attack:
             attackers = attack[zone]
-            if len(attackers) > 1:  # strongest first, equals in lineup order (a sort keeps their order)
-                attackers.sort(key=_strength_key, reverse=True)
-            n = len(d)
-            for i, (s, card) in enumerate(attackers):
-                if i >= n or s > d[i]:
-                    scored += 1
+            if len(attackers) == 1:  # one attacker, as mostly: he scores when stronger than the first defender
+                s, card = attackers[0]
+                if not d or s > d[0]:
+                    scored = 1
                     if card:
                         scorers[card] = scorers.get(card, 0) + 1
-            ours_attack = tuple([s for s, _ in attackers])
+                ours_attack = (s,)
+            else:
+                attackers.sort(key=_strength_key, reverse=True)  # strongest first, equals in lineup order
+                n = len(d)
+                for i, (s, card) in enumerate(attackers):
+                    if i >= n or s > d[i]:
+                        scored += 1
+                        if card:
+                            scorers[card] = scorers.get(card, 0) + 1
+                ours_attack = tuple([s for s, _ in attackers])
         if zone in defence:
             defenders = defence[zone]
             if len(defenders) > 1:
@@ -641,15 +645,19 @@ def _goals(attackers: tuple[int, ...], defenders: tuple[int, ...]) -> int:
 def _changed_lines(club: Club, opponent: Opponent) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
     """The Opponent's Strengths in each of its zones, strongest first, as this match's effects change them."""
     out = {}
+    mods = club.opp_mods
     for zone, footballers in opponent.zones:
         section = zone.split("_")[0]
         attack: list[int] = []
         defence: list[int] = []
         for f in footballers:
-            if f.style == "attack":
-                attack.append(_opp_strength(club, section, f.style, f.strength))
-            elif f.style == "defence":
-                defence.append(_opp_strength(club, section, f.style, f.strength))
+            style = f.style
+            if style == "attack" or style == "defence":
+                strength = f.strength  # changed by each of the match's effects on its section and style, never below 0
+                for sec, sty, amount in mods:
+                    if (sec == "all" or sec == section) and (sty == "any" or sty == style):
+                        strength += amount
+                (attack if style == "attack" else defence).append(strength if strength > 0 else 0)
         attack.sort(reverse=True)
         defence.sort(reverse=True)
         out[zone] = (tuple(attack), tuple(defence))
@@ -658,13 +666,6 @@ def _changed_lines(club: Club, opponent: Opponent) -> dict[str, tuple[tuple[int,
 
 #: An attacker's Strength, of (Strength, card), read without a Python call per attacker.
 _strength_key: Final = itemgetter(0)
-
-
-def _opp_strength(club: Club, section: str, style: str, strength: int) -> int:
-    for sec, sty, amount in club.opp_mods:
-        if sec in ("all", section) and sty in ("any", style):
-            strength += amount
-    return max(0, strength)
 
 
 def on_kickoff(tx: Tx) -> None:
