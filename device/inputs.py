@@ -319,8 +319,9 @@ def _keep_gives(entry: Mapping[str, Any], game: Game) -> tuple[str, ...]:
         result = message_for(shown, game.name)
         lines.append(KEEP_GIVES.format(outcome=result.headline))
         lines.append(PRESS_TO_REROLL)
-        if picks and picks[0].cards:
-            lines.append(THEN_TAP.format(what=picks[0].what))
+        asked = next((pick for pick in picks if len(pick.cards) != 1), None)  # one card alone fits: taken unasked
+        if asked is not None and asked.cards:
+            lines.append(THEN_TAP.format(what=asked.what))
         lines.extend(line for line in result.detail if line not in lines)
     else:
         lines.append(PRESS_TO_REROLL)
