@@ -46,7 +46,9 @@ def advance(tx: Tx) -> None:
     """Move on as far as the game can go by itself: the next turn, the end of a phase and the beginning of the next."""
     rules = tx.rules
     phases = rules.phases
-    for _ in range(MAX_MOVES):
+    moves = 0
+    while moves < MAX_MOVES:  # `for _ in range(MAX_MOVES)` without making a range and its iterator every event
+        moves += 1
         state = tx.state
         if state.pending:
             return

@@ -68,9 +68,12 @@ def _applied(profile: Profile, state: State, event: Mapping[str, Any], quiet: bo
     tx.quiet = quiet
     tx.count = state.events + 1
     spec.handler(tx)
-    advance(tx)
-    if tx.state.events != tx.count:  # not counted yet by a change of this event
-        tx.state = evolve1(tx.state, "events", tx.count)
+    state = tx.state
+    if not state.pending:  # else the game awaits something: `advance` would stop at once
+        advance(tx)
+        state = tx.state
+    if state.events != tx.count:  # not counted yet by a change of this event
+        tx.state = evolve1(state, "events", tx.count)
     return tx
 
 

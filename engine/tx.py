@@ -63,8 +63,9 @@ class Tx:
             raise E.UnknownSeat(E.UNKNOWN_SEAT.format(seat=seat))
         return club
 
-    def put(self, club: Club) -> Club:
-        """Store a changed club in the state and return it."""
+    def put(self, club: Club, pending: tuple[Any, ...] | None = None) -> Club:
+        """Store a changed club in the state and return it (with ``pending``: what the game now awaits too, in the
+        same copy of the state)."""
         seat = club.seat
         state = self.state
         clubs = state.clubs
@@ -80,12 +81,16 @@ class Tx:
                     break
                 i += 1
             else:
+                if pending is not None:
+                    self.put_pending(pending)
                 return club  # no club at that seat: nothing to store
         values = [*state]
         changed = [*clubs]
         changed[i] = club
         values[_CLUBS] = tuple(changed)
         values[_EVENTS] = self.count
+        if pending is not None:
+            values[_PENDING] = pending
         self.state = _new(State, values)
         return club
 
@@ -97,8 +102,12 @@ class Tx:
         """A module's slice of the state."""
         return self.state.slice(module)
 
-    def put_pending(self, pending: tuple[Any, ...]) -> None:
-        """Store what the game now awaits (the state's ``pending``), counting the event in the same copy."""
+    def put_pending(self, pending: tuple[Any, ...], club: Club | None = None) -> None:
+        """Store what the game now awaits (the state's ``pending``), counting the event in the same copy (with
+        ``club``: a changed club too, as `put` does)."""
+        if club is not None:
+            self.put(club, pending)
+            return
         values = [*self.state]
         values[_PENDING] = pending
         values[_EVENTS] = self.count

@@ -264,8 +264,7 @@ def on_potential(tx: Tx) -> None:
     level = club.stats[RES_INDEX[stat]]
     if level >= board.stat_max:
         raise E.NotAllowed(E.POTENTIAL_TOP.format(seat=seat, stat=stat.capitalize(), level=level))
-    tx.put(evolve1(club, "acted", True))
-    tx.put_pending(tx.state.pending + (Pending("roll", seat, "potential", "d6", True, ref=stat),))
+    tx.put(evolve1(club, "acted", True), tx.state.pending + (Pending("roll", seat, "potential", "d6", True, ref=stat),))
     if not tx.quiet:
         tx.say("potential", seat, f"Seat {seat} tries to raise its {stat.capitalize()} Stat (level {level}): roll the d6, more than {level} succeeds.", stat=stat, level=level)
 
@@ -398,10 +397,16 @@ def refuse_turn_only(tx: Tx, seat: int, what: str) -> None:
 def begin_day(tx: Tx) -> None:
     """A day of turns: every club may act again; the First player's club plays first."""
     # a club fresh from Monday is kept as it is (the same object: what is kept for its cards stays valid)
-    clubs = tuple([c if not c.acted and not c.free_used else evolve(c, acted=False, free_used=0) for c in tx.state.clubs])
-    first = turn_order(tx.state)[0]
-    day = tx.state.stage
-    tx.state = evolve(tx.state, turn=first, clubs=clubs)
+    state = tx.state
+    for c in state.clubs:
+        if c.acted or c.free_used:
+            clubs = tuple([c if not c.acted and not c.free_used else evolve(c, acted=False, free_used=0) for c in state.clubs])
+            break
+    else:
+        clubs = state.clubs  # every club fresh from Monday: the same tuple
+    first = turn_order(state)[0]
+    day = state.stage
+    tx.state = evolve(state, turn=first, clubs=clubs)
     if not tx.quiet:
         tx.say("day", None, f"{day.capitalize()}: Seat {first} plays first.", day=day, turn=first)
 

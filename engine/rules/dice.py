@@ -55,10 +55,6 @@ def _free_reroll(club: Club, purpose: str) -> str | None:
     return None
 
 
-def _can_reroll(club: Club, purpose: str) -> bool:
-    return club.res[1] > 0 or _free_reroll(club, purpose) is not None
-
-
 def _value(tx: Tx, die: str) -> int:
     value = tx.event.get("value")
     if value.__class__ is not int:  # the common case without `field`'s call; else its check and its refusal
@@ -81,37 +77,43 @@ _NEED, _VALUE = Pending._fields.index("need"), Pending._fields.index("value")
 _new = tuple.__new__
 
 
-def _hold_or_resolve(tx: Tx, pending: Pending, value: int, at: int | None = None, club: Club | None = None) -> None:
+def _hold_or_resolve(tx: Tx, pending: Pending, value: int, at: int | None = None, club: Club | None = None,
+                     unsaved: bool = False) -> None:
     """Hold the result for the club to keep or reroll when it could pay for a reroll; else it takes effect now.
 
     ``at``: the place of the roll in the awaited tuple when the roll lies there once (it is then held in its place,
     or taken out, by slicing); None: every copy of ``pending`` is taken out and the held one goes where the first
-    roll equal to it was.  ``club``: the club at ``pending.seat`` as it is now, when the caller has it at hand."""
+    roll equal to it was.  ``club``: the club at ``pending.seat`` as it is now, when the caller has it at hand;
+    ``unsaved``: that club is not stored yet (it is, with the awaited rolls, in one copy of the state)."""
     seat = pending.seat
     awaited = tx.state.pending
+    changed = club if unsaved else None
     if seat is not None and pending.rerollable:
         if club is None:
             club = tx.club(seat)
-        if _can_reroll(club, pending.purpose):
+        if club.res[1] > 0 or _free_reroll(club, pending.purpose) is not None:  # it could pay for a reroll
             held = _as(pending, "keep_or_reroll", value)
             if at is None:
                 rest = tuple([p for p in awaited if p is not pending])
                 index = awaited.index(pending)
-                tx.put_pending((*rest[:index], held, *rest[index:]))
+                tx.put_pending((*rest[:index], held, *rest[index:]), changed)
             else:
-                tx.put_pending(awaited[:at] + (held,) + awaited[at + 1:])
+                tx.put_pending(awaited[:at] + (held,) + awaited[at + 1:], changed)
             if not tx.quiet:
                 price = "use a free reroll" if _free_reroll(club, pending.purpose) else "spend 1 Fanbase"
                 tx.say("roll", seat, f"Seat {seat} rolled {value} on the {pending.die}: keep it, or {price} to reroll.", die=pending.die, value=value, purpose=pending.purpose, held=True)
             return
     if at is None:
-        tx.put_pending(tuple([p for p in awaited if p is not pending]))
+        tx.put_pending(tuple([p for p in awaited if p is not pending]), changed)
     else:  # the first awaited (most rolls) without a slice and a join more
-        tx.put_pending(awaited[1:] if at == 0 else awaited[:at] + awaited[at + 1:])
+        tx.put_pending(awaited[1:] if at == 0 else awaited[:at] + awaited[at + 1:], changed)
     if not tx.quiet:
         who = f"Seat {seat}" if seat is not None else "The table"
         tx.say("roll", seat, f"{who} rolled {value} on the {pending.die}.", die=pending.die, value=value, purpose=pending.purpose, held=False, team=pending.team or None)
-    _resolve(tx, pending, value)
+    # `_resolve` without its call (most rolls come here)
+    if tx.event.get("targets"):
+        event_targets(tx.event)
+    tx.rules.rolls[pending.purpose](tx, pending, value)
 
 
 def _resolve(tx: Tx, pending: Pending, value: int) -> None:
@@ -173,16 +175,16 @@ def on_reroll(tx: Tx) -> None:
         club, paid = with_res(club, "fanbase", -1), "1 Fanbase"
     else:
         raise E.NotEnoughResources(E.NO_FANBASE_REROLL.format(seat=seat))
-    tx.put(club)
     if not tx.quiet:
         tx.say("reroll", seat, f"Seat {seat} spends {paid} to reroll the {pending.die} ({pending.value} before).", before=pending.value, value=value)
     as_roll = _as(pending, "roll", 0)
     awaited = tx.state.pending
     if awaited.count(pending) == 1 and as_roll not in awaited[:at]:
-        # the roll takes the held result's place: held again there, or taken out (one copy of the state)
-        _hold_or_resolve(tx, as_roll, value, at, club)
+        # the roll takes the held result's place: held again there, or taken out, the club paying in the same copy
+        # of the state
+        _hold_or_resolve(tx, as_roll, value, at, club, unsaved=True)
         return
-    tx.put_pending(tuple(as_roll if p is pending else p for p in awaited))
+    tx.put(club, tuple(as_roll if p is pending else p for p in awaited))
     _hold_or_resolve(tx, as_roll, value)
 
 

@@ -20,8 +20,7 @@ def begin_end_of_round(tx: Tx) -> None:
 def close_round(tx: Tx) -> None:
     """Steps 1–2 (and 3 and 5 unless the game ends): discard resources on cards, unexhaust, reset the Score
     markers; then each club pays Maintenance and keeps at most one of each resource but €."""
-    clubs = tuple([evolve(c, players=_clean(c.players), staff=_clean(c.staff), exhausted=(), goals=0, conceded=0, used=())
-                   for c in tx.state.clubs])
+    clubs = tuple([_closed(c) for c in tx.state.clubs])
     tx.state = evolve1(tx.state, "clubs", clubs)
     if not tx.quiet:
         tx.say("end_of_round", None, f"End of week {tx.state.week}: cards unexhausted, Score markers back to 0.", week=tx.state.week)
@@ -45,6 +44,21 @@ def close_round(tx: Tx) -> None:
         if not tx.quiet:
             tx.say("maintenance", club.seat, text + ".", due=due, paid=paid, missing=due - paid)
     tx.state = evolve(tx.state, pending=tuple(pending))
+
+
+_PLAYERS, _STAFF = Club._fields.index("players"), Club._fields.index("staff")
+_CLOSED = tuple((Club._fields.index(name), value) for name, value in (("exhausted", ()), ("goals", 0), ("conceded", 0), ("used", ())))
+
+
+def _closed(club: Club) -> Club:
+    """The club as the round closes: its cards cleaned, nothing exhausted, no goals, no abilities used (`evolve`
+    with those fields, set by place: four clubs every week)."""
+    values = [*club]
+    values[_PLAYERS] = _clean(club.players)
+    values[_STAFF] = _clean(club.staff)
+    for i, value in _CLOSED:
+        values[i] = value
+    return tuple.__new__(Club, values)  # type: ignore[no-any-return]
 
 
 def _clean(held: tuple[Held, ...]) -> tuple[Held, ...]:

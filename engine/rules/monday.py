@@ -123,8 +123,7 @@ def on_board_meeting(tx: Tx) -> None:
     for other in tx.state.clubs:  # `owner_of` where a Board meeting card can lie, without searching the footballers
         if other.board_card == card.id:
             raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=other.seat))
-    tx.put(evolve1(club, "board_card", card.id))
-    tx.put_pending(tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
+    tx.put(evolve1(club, "board_card", card.id), tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
     if not tx.quiet:
         tx.say("board_meeting_card", seat, f"Seat {seat}'s Board meeting: {card.name}. Roll the d6.", card=card.id)
 
