@@ -372,7 +372,7 @@ class Interpreter:
     def handle(self, table_input: TableInput, game: Game | None) -> Outcome:
         """What ``table_input`` means now: events for the engine, messages for the screens, or an undo."""
         if isinstance(table_input, Hold) and table_input.seat is None:
-            self.reset()
+            self.reset(game)
             return Outcome(undo=True)
         if isinstance(table_input, Tap) and table_input.card is None:
             return self._say(table_input.seat, UNKNOWN_CARD, f"Tag {table_input.uid}")
@@ -446,9 +446,14 @@ class Interpreter:
         asked, self._asked = self._asked, {}
         return asked
 
-    def reset(self) -> None:
-        """Forget pending choices and reroll windows (after an undo or a new game)."""
+    def reset(self, game: Game | None = None) -> None:
+        """Forget pending choices and reroll windows (after an undo or a new game).  With ``game`` (an undo), each
+        die's result held for the card its decision is for stays while the engine still waits for that roll in
+        ``game``: the die was rolled, and an undo that takes back something else must not let the seat roll again."""
+        held = {seat: p for seat, p in self._pending.items() if _settling(p) and not self._stale(seat, p, game)} \
+            if game is not None else {}
         self._pending.clear()
+        self._pending.update(held)
         self._rolled_at.clear()
         self._asked.clear()
 

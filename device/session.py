@@ -446,7 +446,7 @@ class Session:
         dropped = self.store.undo(self.game, said=say_undone)  # reopens a finished game: it may not be over now
         self._refold(self.store.records(self.game))
         self._mark_finished("playing")  # still over (a correction after the final scoring was undone)
-        self.interpreter.reset()
+        self.interpreter.reset(self._view())
         self.messages.clear()
         taken_back = {i for line in told for i in line.get("undoes", ())}
         for line in self.recent:

@@ -266,3 +266,30 @@ def test_a_result_waiting_for_its_footballer_survives_a_restart(tmp_path: Path) 
         again.tap("seat2.tap", VETERAN)
         assert _events(again)[before:] == [{"type": "roll", "seat": 2, "value": 2, "targets": [VETERAN]}]
         assert _player(again, 2, VETERAN)["trained"]
+
+
+def test_an_undo_of_another_event_keeps_the_result_waiting_for_its_footballer(monday: SimulatedTable) -> None:
+    """An undo takes back the last recorded event only: a die already rolled for a decision is not rolled again."""
+    _no_fanbase(monday, 2)
+    monday.tap("seat2.tap", TRAINING_CAMP)
+    monday.force_dice([2, 5])
+    monday.press("seat2.roll")
+    before = len(_events(monday))
+    monday.tap("seat1.tap", "bm_01")  # another club's Board meeting card, recorded after the roll
+    assert len(_events(monday)) == before + 1
+    monday.hold("shared.undo")
+    assert len(_events(monday)) == before
+    monday.press("seat2.roll")  # the die is not rolled again
+    assert monday.dice.rolled[-1] == ("d6", 2) and monday.screen("seat2.screen").headline == TAP_FOOTBALLER
+    monday.tap("seat2.tap", VETERAN)
+    assert _events(monday)[before:] == [{"type": "roll", "seat": 2, "value": 2, "targets": [VETERAN]}]
+
+
+def test_an_undo_of_the_card_the_roll_was_for_forgets_its_result(monday: SimulatedTable) -> None:
+    _no_fanbase(monday, 2)
+    monday.tap("seat2.tap", TRAINING_CAMP)
+    monday.force_dice([2])
+    monday.press("seat2.roll")
+    monday.hold("shared.undo")  # takes back the Board meeting card itself: nothing is awaited from Seat 2 now
+    assert _awaits(monday, 2) != "roll"
+    assert monday.session.interpreter.choices() == {}
