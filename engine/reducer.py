@@ -52,7 +52,7 @@ def _applied(profile: Profile, state: State, event: Mapping[str, Any], quiet: bo
         _on_game(tx)
         tx.state = evolve(tx.state, events=state.events + 1)
         return tx
-    spec = rules.events.get(kind) if isinstance(kind, str) else None
+    spec = rules.events.get(kind) if kind.__class__ is str or isinstance(kind, str) else None  # the exact check first
     if spec is None:
         raise E.BadEvent(E.BAD_EVENT_TYPE.format(type=kind, known=", ".join((GAME_EVENT, *rules.events))))
     if state.stage == "over" and kind != "adjust":

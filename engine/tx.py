@@ -177,10 +177,8 @@ class Tx:
         card = self.profile.cards.get(card_id)
         if card is not None:
             return card.name
-        for kind in self.board(seat).infrastructure:
-            if kind.id == card_id:
-                return kind.name
-        return card_id
+        kind = self.board(seat).kinds_by_id.get(card_id)  # the first kind of that id, found at once
+        return kind.name if kind is not None else card_id
 
     def token_name(self, card_id: str, seat: int | None = None) -> str:
         """A card's name, or for an Infrastructure token (named by its kind) "The <kind's name> token"."""

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any, Final
 
 from engine import errors as E
-from engine.cards import STATS, Ability, Board, BoardMeeting
+from engine.cards import STATS, Ability, BoardMeeting
 from engine.rules.abilities import card_abilities
 from engine.rules.context import event_targets, field, seat_of
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying, applying_any
@@ -31,7 +31,7 @@ def begin_monday(tx: Tx) -> None:
     if not tx.quiet:
         tx.say("week", None, f"Week {week} begins: Monday, Production and the Board meetings.", week=week, first_seat=tx.state.first_seat)
     for club in tx.state.clubs:
-        table = _production_table(tx.board(club.seat))
+        table = tx.board(club.seat).production_by_stat
         gained = tuple([table[stat][level - 1] for stat, level in zip(STATS, club.stats)])  # as `Board.produce`
         club = tx.put(evolve1(club, "res", (club.res[0] + gained[0], club.res[1] + gained[1], club.res[2] + gained[2], club.res[3] + gained[3])))
         if not tx.quiet:
@@ -57,7 +57,12 @@ def _production(sources: tuple[tuple[str, tuple[Ability, ...]], ...]) -> tuple[t
     found = _PRODUCTION.get(id(sources))
     if found is not None and found[0] is sources:
         return found[1]
-    out = tuple((source, a) for source, abilities in sources for a in abilities if a.timing == "production")
+    found = []
+    for source, abilities in sources:  # loops, not a generator: asked for every club every week
+        for a in abilities:
+            if a.timing == "production":
+                found.append((source, a))
+    out = tuple(found)
     if len(_PRODUCTION) > 256:
         _PRODUCTION.clear()
     _PRODUCTION[id(sources)] = (sources, out)
@@ -83,21 +88,6 @@ def _new_week(club: Club) -> Club:
         values[i] = value
     values[_MODS] = _lasting(club.mods)
     return tuple.__new__(Club, values)  # type: ignore[no-any-return]
-
-
-def _production_table(board: Board) -> dict[str, tuple[int, ...]]:
-    """A board's Production table by Stat (kept for the latest board of each seat: boards stay the same objects)."""
-    kept = _TABLES.get(id(board))
-    if kept is not None and kept[0] is board:
-        return kept[1]
-    table = dict(board.production)
-    if len(_TABLES) > 64:
-        _TABLES.clear()
-    _TABLES[id(board)] = (board, table)
-    return table
-
-
-_TABLES: dict[int, tuple[Board, dict[str, tuple[int, ...]]]] = {}
 
 
 def monday_over(tx: Tx) -> bool:
