@@ -567,6 +567,13 @@ def use_match_card(tx: Tx, seat: int, card_id: str, timings: tuple[str, ...] | N
 
 def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResult], Counter[str]]:
     """Compare the nine zone pairs; returns each pair's result and the goals each footballer card scored."""
+    zones, scorers, _, _ = _compare_zones(tx, club, opponent, True)
+    return zones, scorers
+
+
+def _compare_zones(tx: Tx, club: Club, opponent: Opponent, keep: bool) -> tuple[list[ZoneResult], Counter[str], int, int]:
+    """`resolve_zones`, with the goals scored and conceded in all nine zones; ``keep``: each pair's result is kept
+    (a replay, which reads none of them, only counts the goals)."""
     facings = tx.board(club.seat).pitch.faced
     # the Opponent's Strengths in each of its zones, strongest first: as printed unless an effect changes them
     lines = opponent.lines if not club.opp_mods else _changed_lines(club, opponent)
@@ -595,20 +602,19 @@ def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResu
                 defence[zone] = [strength]
     scorers: Counter[str] = Counter()
     out = []
+    goals = against = 0
     for zone in ZONES:
         facing = facings[zone]
         their_att, d = lines[facing]
         scored = 0
-        ours_attack: tuple[int, ...] = ()
-        if zone in attack:
-            attackers = attack[zone]
+        attackers = attack.get(zone)
+        if attackers is not None:
             if len(attackers) == 1:  # one attacker, as mostly: he scores when stronger than the first defender
                 s, card = attackers[0]
                 if not d or s > d[0]:
                     scored = 1
                     if card:
                         scorers[card] = scorers.get(card, 0) + 1
-                ours_attack = (s,)
             else:
                 attackers.sort(key=_strength_key, reverse=True)  # strongest first, equals in lineup order
                 n = len(d)
@@ -617,22 +623,23 @@ def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResu
                         scored += 1
                         if card:
                             scorers[card] = scorers.get(card, 0) + 1
-                ours_attack = tuple([s for s, _ in attackers])
-        if zone in defence:
-            defenders = defence[zone]
+        defenders = defence.get(zone)
+        if defenders is not None:
             if len(defenders) > 1:
                 defenders.sort(reverse=True)
-            ours_defence = tuple(defenders)
-            conceded = _goals(their_att, ours_defence) if their_att else 0
+            conceded = _goals(their_att, defenders) if their_att else 0
         else:
-            ours_defence = ()
             conceded = len(their_att)  # nobody defends: each attacker scores
-        # the named tuple made without its keyword-taking constructor: nine for every match
-        out.append(_new_tuple(ZoneResult, (zone, facing, ours_attack, ours_defence, their_att, d, scored, conceded)))
-    return out, scorers
+        goals += scored
+        against += conceded
+        if keep:  # the named tuple made without its keyword-taking constructor: nine for every match
+            ours_attack = () if attackers is None else tuple([s for s, _ in attackers])
+            out.append(_new_tuple(ZoneResult, (zone, facing, ours_attack, () if defenders is None else tuple(defenders),
+                                               their_att, d, scored, conceded)))
+    return out, scorers, goals, against
 
 
-def _goals(attackers: tuple[int, ...], defenders: tuple[int, ...]) -> int:
+def _goals(attackers: Sequence[int], defenders: Sequence[int]) -> int:
     """`zone_goals` of Strengths already strongest first."""
     n = len(defenders)
     goals = 0
@@ -683,9 +690,13 @@ def on_kickoff(tx: Tx) -> None:
     apply_mandatory(tx, seat, "during_match")
     club = tx.club(seat)
     resolved = tx.rules.match_resolver(tx, seat)  # type: ignore[attr-defined]
-    zones, scorers = resolved if resolved is not None else resolve_zones(tx, club, opponent)
-    goals = club.goals + sum(map(_SCORED, zones))  # no Python loop over the nine zones
-    conceded = club.conceded + sum(map(_CONCEDED_IN, zones))
+    if resolved is not None:
+        zones, scorers = resolved
+        scored, against = sum(map(_SCORED, zones)), sum(map(_CONCEDED_IN, zones))  # no Python loop over the zones
+    else:  # a replay reads no zone's result: only its goals are counted
+        zones, scorers, scored, against = _compare_zones(tx, club, opponent, not tx.quiet)
+    goals = club.goals + scored
+    conceded = club.conceded + against
     result = "win" if goals > conceded else "draw" if goals == conceded else "loss"
     their = _THEIR_RESULT[result]
     board = tx.board(None)
