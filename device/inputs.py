@@ -79,6 +79,8 @@ ROLL_FOR = "for {what}"
 """Under "Press to roll the d6": what the roll decides (the Board meeting card, the Stat, the card's effect)."""
 KEEP_GIVES = "Keep: {outcome}"
 THEN_TAP = "Then tap the {what}"
+HELD_FOR_A_CARD = "Seat {seat} rolled {value} {prompt}: tap the {what} it is for on the table (the die is not rolled again)."
+"""What a page says of a die's result a seat's screen holds until the card its decision is for is tapped."""
 """Under a held roll whose kept decision asks for a card: the card to tap once it is kept."""
 """Under a roll that may still be rerolled: what keeping it gives, as the engine says it would."""
 ROLL_PURPOSES = {"potential": "Club potential", "match_consequence": "Match consequence", "injury": "an injury",
@@ -445,6 +447,18 @@ class Interpreter:
         that waits for the card its decision is for), once; then nothing until the next."""
         asked, self._asked = self._asked, {}
         return asked
+
+    def held(self, need: Mapping[str, Any]) -> str | None:
+        """The sentence for a page when the roll the engine awaits (``need``) has been rolled at the table and its
+        result is held on the seat's screen until the card its decision is for is tapped; None otherwise."""
+        seat = need.get("seat")
+        pending = self._pending.get(seat) if isinstance(seat, int) else None
+        if pending is None or not _settling(pending):
+            return None
+        if need.get("need") != ("roll" if pending.event.get("type") == "roll" else "keep_or_reroll"):
+            return None  # the engine no longer waits for that roll: the result is forgotten at the next input
+        return HELD_FOR_A_CARD.format(seat=seat, value=pending.event.get("value", need.get("value")),
+                                      prompt=pending.prompt, what=pending.options[len(pending.chosen)])
 
     def reset(self, game: Game | None = None) -> None:
         """Forget pending choices and reroll windows (after an undo or a new game).  With ``game`` (an undo), each

@@ -667,6 +667,12 @@ class Session:
         reader = self.reader()
         return {"lines": [reader.line(line, viewer) for line in lines[:limit]], "more": len(lines) > limit}
 
+    def _need(self, need: Mapping[str, Any]) -> Mapping[str, Any]:
+        """What the engine waits for, as the page says it: a roll whose result the table holds until a card is tapped
+        says so (the engine still waits for the roll, which is sent with that card)."""
+        held = self.interpreter.held(need)
+        return need if held is None else {**need, "text": held}
+
     @_locked
     def snapshot(self, viewer: int | str = TABLE_VIEWER) -> dict[str, Any]:
         """Everything the page shows a viewer: the game view, recent announcements, each screen's text."""
@@ -679,11 +685,11 @@ class Session:
         # Opponent card, and secret announcements without the cards they name; a seat sees its own as well.
         game = None if self.state is None else engine.view(self.profile, self.state, viewer)
         if game is not None:
-            game["awaiting"] = [reader.need(need) for need in game["awaiting"]]
+            game["awaiting"] = [reader.need(self._need(need)) for need in game["awaiting"]]
         return {
             "game": game,
             "game_id": self.game,
-            "awaiting": [reader.need(need) for need in self.state.awaiting] if self.state is not None else [],
+            "awaiting": [reader.need(self._need(need)) for need in self.state.awaiting] if self.state is not None else [],
             "log": [reader.line(line, viewer) for line in self.recent],
             "history": list(self.history),
             "screens": {

@@ -293,3 +293,18 @@ def test_an_undo_of_the_card_the_roll_was_for_forgets_its_result(monday: Simulat
     monday.hold("shared.undo")  # takes back the Board meeting card itself: nothing is awaited from Seat 2 now
     assert _awaits(monday, 2) != "roll"
     assert monday.session.interpreter.choices() == {}
+
+
+def test_the_page_says_the_result_is_held_on_the_table_for_its_footballer(monday: SimulatedTable) -> None:
+    """The page's line for what the table waits for: not "press the button to roll" once the die is rolled."""
+    _no_fanbase(monday, 2)
+    monday.tap("seat2.tap", TRAINING_CAMP)
+    monday.force_dice([2])
+    monday.press("seat2.roll")
+    club = _club(monday, 2)["name"]
+    for where in (monday.session.snapshot()["awaiting"], monday.session.snapshot()["game"]["awaiting"]):
+        wait = next(w for w in where if w.get("seat") == 2)
+        assert wait["need"] == "roll"
+        assert wait["text"].startswith(f"{club} rolled 2 for ") and "tap the footballer it is for on the table" in wait["text"]
+    monday.tap("seat2.tap", VETERAN)
+    assert all(w.get("seat") != 2 or "rolled 2" not in w.get("text", "") for w in monday.session.snapshot()["awaiting"])
