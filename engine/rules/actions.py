@@ -73,9 +73,11 @@ def hire_from_row(tx: Tx, seat: int, row: str, card_id: Any, *, discount: int = 
     if kind is None:
         raise E.NotAllowed(E.HIRE_SPONSOR_ROW.format(row=row))
     card = tx.card(card_id, kind)
-    for other in tx.state.clubs:  # `owner_of` where a footballer or Staff card can lie
-        if other.held(card.id) is not None:
-            raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=other.seat))
+    taken = card.id
+    for other in tx.state.clubs:  # `owner_of` where the card can lie: among footballers, or among Staff
+        for h in (other.staff if kind == "staff" else other.players):
+            if h.id == taken:
+                raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=other.seat))
     if card.id in tx.state.discarded:
         raise E.NotAllowed(E.CARD_DISCARDED.format(name=card.name))
     club = tx.club(seat)

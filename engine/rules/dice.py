@@ -19,7 +19,7 @@ def faces(tx: Tx, die: str) -> int:
         return 10
     if die.startswith("d") and die[1:].isdigit():
         return int(die[1:])
-    return len(dict(tx.profile.board.opponent_dice).get(die, (0,) * 6))
+    return len(tx.profile.board.moves_by_die.get(die, (0,) * 6))  # the board's table read by die, made once
 
 
 def free_reroll_keys(purpose: str) -> tuple[str, ...]:

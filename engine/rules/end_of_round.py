@@ -35,13 +35,14 @@ def close_round(tx: Tx) -> None:
         paid = min(due, res[0])
         budget = res[0] - paid  # `with_res(club, "budget", -paid)`, in the copy that keeps the rest below
         budget = budget if budget > 0 else 0
-        text = f"Seat {club.seat} pays {paid} € Maintenance"
         if due > paid:
             pending.append(Pending("suspensions", club.seat, count=due - paid))
-            text += f" and is {due - paid} € short: choose a Staff or Player card for 2 Suspension tokens per missing €"
         kept = board.fanbase_kept
         club = tx.put(evolve1(club, "res", (budget, min(res[1], kept), min(res[2], kept), min(res[3], kept))))
         if not tx.quiet:
+            text = f"Seat {club.seat} pays {paid} € Maintenance"
+            if due > paid:
+                text += f" and is {due - paid} € short: choose a Staff or Player card for 2 Suspension tokens per missing €"
             tx.say("maintenance", club.seat, text + ".", due=due, paid=paid, missing=due - paid)
     tx.state = evolve(tx.state, pending=tuple(pending))
 

@@ -55,11 +55,13 @@ def begin_results(tx: Tx) -> None:
     for t in tx.state.teams:
         if played[t.id] >= 2:
             t = evolve(t, inactive=True)
-            tx.say("opponent_inactive", None, f"{board.team(t.id).name} played {played[t.id]} clubs and flips to its inactive side.", team=t.id)
+            if not tx.quiet:
+                tx.say("opponent_inactive", None, f"{board.team(t.id).name} played {played[t.id]} clubs and flips to its inactive side.", team=t.id)
         elif played[t.id] == 0:
             if t.inactive:
                 t = evolve(t, inactive=False)
-                tx.say("opponent_active", None, f"Nobody played {board.team(t.id).name}: its marker flips back instead of rolling.", team=t.id)
+                if not tx.quiet:
+                    tx.say("opponent_active", None, f"Nobody played {board.team(t.id).name}: its marker flips back instead of rolling.", team=t.id)
             else:
                 pending.append(Pending("roll", None, "opponent_die", board.team(t.id).die, False, team=t.id))
         teams.append(t)
