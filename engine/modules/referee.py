@@ -318,8 +318,9 @@ def _strength(tx: Tx, seat: int, tags: tuple[str, ...], effect: Effect) -> None:
     club = tx.club(seat)
     for held in _tagged(tx, seat, tags):
         club = replace_held(club, evolve(held, strength_temp=held.strength_temp + amount))
-        tx.say("strength", seat, f"{tx.name(held.id)} gets a {amount:+d} Strength token this match (the referee).",
-               card=held.id, amount=amount)
+        if not tx.quiet:
+            tx.say("strength", seat, f"{tx.name(held.id)} gets a {amount:+d} Strength token this match (the referee).",
+                   card=held.id, amount=amount)
     tx.put(club)
 
 
@@ -385,8 +386,9 @@ def _score_again(tx: Tx, seat: int, tags: tuple[str, ...], effect: Effect) -> No
 
 
 def _keepers(tx: Tx, seat: int, tags: tuple[str, ...], effect: Effect) -> None:
-    names = ", ".join(tx.name(h.id) for h in _tagged(tx, seat, tags))
-    tx.say("no_effect", seat, NO_KEEPERS.format(names=names))
+    if not tx.quiet:
+        names = ", ".join(tx.name(h.id) for h in _tagged(tx, seat, tags))
+        tx.say("no_effect", seat, NO_KEEPERS.format(names=names))
 
 
 def _nothing_now(tx: Tx, seat: int, tags: tuple[str, ...], effect: Effect) -> None:

@@ -338,7 +338,8 @@ def _heal(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
         ask_table(tx, ctx, describe_effect(effect))
         return
     tx.put(replace_held(club, evolve(held, injury=0)))
-    tx.say("heal", ctx.seat, f"{tx.name(held.id)} is no longer injured.", card=held.id)
+    if not tx.quiet:
+        tx.say("heal", ctx.seat, f"{tx.name(held.id)} is no longer injured.", card=held.id)
 
 
 def _unsuspend(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
@@ -361,7 +362,8 @@ def _unsuspend(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
 def _prevent_injury(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
     key = f"prevent_injury:{effect.get('lasting', 'round')}"
     tx.put(set_mod(club, key, int(effect.get("count", 1))))  # type: ignore[arg-type]
-    tx.say("prevent_injury", ctx.seat, f"Seat {ctx.seat} will ignore the next {effect.get('count', 1)} injury(ies).")
+    if not tx.quiet:
+        tx.say("prevent_injury", ctx.seat, f"Seat {ctx.seat} will ignore the next {effect.get('count', 1)} injury(ies).")
 
 
 def _train(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
@@ -371,7 +373,8 @@ def _train(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
         return
     if not held.trained:
         tx.put(replace_held(club, evolve(held, trained=True)))
-        tx.say("train", ctx.seat, f"{tx.name(held.id)} is trained: flip the card.", card=held.id)
+        if not tx.quiet:
+            tx.say("train", ctx.seat, f"{tx.name(held.id)} is trained: flip the card.", card=held.id)
 
 
 def _strength(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
@@ -418,8 +421,9 @@ def _score(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
         tx.put(evolve(club, goals=club.goals + goals))
     else:
         tx.put(evolve(club, conceded=club.conceded + goals))
-    whose = f"Seat {seat}" if side == "us" else f"Seat {seat}'s opponent"
-    tx.say("score", seat, f"{whose} scores {goals} goal(s) before the match.", side=side, goals=goals)
+    if not tx.quiet:
+        whose = f"Seat {seat}" if side == "us" else f"Seat {seat}'s opponent"
+        tx.say("score", seat, f"{whose} scores {goals} goal(s) before the match.", side=side, goals=goals)
 
 
 def _discount(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
@@ -560,7 +564,8 @@ def resolve_effect_roll(tx: Tx, seat: int, ref: str, value: int, targets: list[s
         else:
             ctx = Ctx(seat=seat, source=source, label=tx.kind_name(source, seat), roll=value, targets=list(targets or []))
         if conditions_hold(tx, tx.club(seat), effects[i].when, ctx) is False:
-            tx.say("no_effect", seat, f"{ctx.label}: Seat {seat} rolled {value}, so nothing happens.", roll=value, source=source)
+            if not tx.quiet:
+                tx.say("no_effect", seat, f"{ctx.label}: Seat {seat} rolled {value}, so nothing happens.", roll=value, source=source)
             return
         apply_effect(tx, effects[i], ctx)
 

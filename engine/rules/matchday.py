@@ -559,8 +559,9 @@ def use_match_card(tx: Tx, seat: int, card_id: str, timings: tuple[str, ...] | N
         club = pay(club, cost, f"use {name}")
         club = replace_held(club, evolve(held, exhausted=True)) if held is not None else evolve(club, exhausted=club.exhausted + (card_id,))
     tx.put(club)
-    tx.say("use_card", seat, f"Seat {seat} uses {name} (paying {describe_quad(cost)}).", card=card_id, cost=list(cost),
-           choices=choices_of(ability.effects))
+    if not tx.quiet:
+        tx.say("use_card", seat, f"Seat {seat} uses {name} (paying {describe_quad(cost)}).", card=card_id, cost=list(cost),
+               choices=choices_of(ability.effects))
     ev = tx.event
     apply_effects(tx, ability.effects, Ctx(seat=seat, source=card_id, label=name, targets=event_targets(ev), roll=event_roll(ev)))
 
