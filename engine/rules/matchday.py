@@ -693,11 +693,11 @@ def on_kickoff(tx: Tx) -> None:
     resolved = tx.rules.match_resolver(tx, seat)  # type: ignore[attr-defined]
     if resolved is not None:
         zones, scorers = resolved
-        scored, against = sum(map(_SCORED, zones)), sum(map(_CONCEDED_IN, zones))  # no Python loop over the zones
+        scored, let_in = sum(map(_SCORED, zones)), sum(map(_CONCEDED_IN, zones))  # no Python loop over the zones
     else:  # a replay reads no zone's result: only its goals are counted
-        zones, scorers, scored, against = _compare_zones(tx, club, opponent, not tx.quiet)
+        zones, scorers, scored, let_in = _compare_zones(tx, club, opponent, not tx.quiet)
     goals = club.goals + scored
-    conceded = club.conceded + against
+    conceded = club.conceded + let_in
     result = "win" if goals > conceded else "draw" if goals == conceded else "loss"
     their = _THEIR_RESULT[result]
     board = tx.board(None)
