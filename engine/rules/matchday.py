@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from operator import attrgetter, itemgetter
-from typing import Any, Final, NamedTuple, Sequence
+from typing import Any, Final, Mapping, NamedTuple, Sequence
 
 from engine import errors as E
 from engine.cards import STYLES, ZONES, Opponent, PlayerCard, PlayerSide, Profile
@@ -569,10 +569,10 @@ def use_match_card(tx: Tx, seat: int, card_id: str, timings: tuple[str, ...] | N
 def resolve_zones(tx: Tx, club: Club, opponent: Opponent) -> tuple[list[ZoneResult], Counter[str]]:
     """Compare the nine zone pairs; returns each pair's result and the goals each footballer card scored."""
     zones, scorers, _, _ = _compare_zones(tx, club, opponent, True)
-    return zones, scorers
+    return zones, Counter(scorers)
 
 
-def _compare_zones(tx: Tx, club: Club, opponent: Opponent, keep: bool) -> tuple[list[ZoneResult], Counter[str], int, int]:
+def _compare_zones(tx: Tx, club: Club, opponent: Opponent, keep: bool) -> tuple[list[ZoneResult], dict[str, int], int, int]:
     """`resolve_zones`, with the goals scored and conceded in all nine zones; ``keep``: each pair's result is kept
     (a replay, which reads none of them, only counts the goals)."""
     facings = tx.board(club.seat).pitch.faced
@@ -601,7 +601,7 @@ def _compare_zones(tx: Tx, club: Club, opponent: Opponent, keep: bool) -> tuple[
                 defence[zone].append(strength)
             else:
                 defence[zone] = [strength]
-    scorers: Counter[str] = Counter()
+    scorers: dict[str, int] = {}  # a plain table (not a `Counter`, whose making costs more): read with `get`
     out = []
     goals = against = 0
     for zone in ZONES:
@@ -720,7 +720,7 @@ _SCORED: Final = attrgetter("scored")
 _CONCEDED_IN: Final = attrgetter("conceded")
 
 
-def conclude_match(tx: Tx, seat: int, goals: int, conceded: int, result: str, scorers: Counter[str], against: str,
+def conclude_match(tx: Tx, seat: int, goals: int, conceded: int, result: str, scorers: Mapping[str, int], against: str,
                    **fields: Any) -> None:
     """Result of the match (000 l.711–720) once its goals are known: League points, the result announced (with
     ``fields``), the Stands' €, temporary Strength gone, experience, abilities after the match, then the Match
