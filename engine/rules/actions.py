@@ -17,7 +17,6 @@ from engine.rules.context import (
     field,
     flip_markers,
     move_stat,
-    owner_of,
     pay,
     quad_add,
     quad_of,
@@ -80,9 +79,9 @@ def hire_from_row(tx: Tx, seat: int, row: str, card_id: Any, *, discount: int = 
                 raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=other.seat))
     if card.id in tx.state.discarded:
         raise E.NotAllowed(E.CARD_DISCARDED.format(name=card.name))
+    # an empty Youngster deck needs no check of its own: every Youngster card then belongs to a club, so the one
+    # named is refused above as taken
     club = tx.club(seat)
-    if kind == "youngster" and all(owner_of(tx.state, y.id) for y in tx.profile.cards_of("youngster")):
-        raise E.NotAllowed(E.YOUNGSTER_DECK_EMPTY)
     printed = card.untrained.cost if isinstance(card, PlayerCard) else card.cost
     cost = max(0, printed - discount - _discounts(club, row))
     club = pay(club, _BUDGET_ONLY[cost] if cost.__class__ is int and cost < 16 else quad_of({"budget": cost}), f"hire {card.name}")
