@@ -30,7 +30,10 @@ def evolve(obj: T, **changes: Any) -> T:
     ``dataclasses.replace``.
     """
     cls = obj.__class__
-    index = _FIELDS.get(cls) or _fields(cls)
+    try:
+        index = _FIELDS[cls]
+    except KeyError:  # the first copy of a class
+        index = _fields(cls)
     values = [*obj]  # type: ignore[misc]
     try:
         for name in changes:
@@ -45,9 +48,11 @@ def evolve1(obj: T, name: str, value: Any) -> T:
     cls = obj.__class__
     values = [*obj]  # type: ignore[misc]
     try:
-        values[(_FIELDS.get(cls) or _fields(cls))[name]] = value
-    except KeyError:
-        raise ValueError(f"{cls.__name__} has no field {name!r}") from None
+        values[_FIELDS[cls][name]] = value
+    except KeyError:  # the first copy of a class, or no such field
+        if cls in _FIELDS or name not in _fields(cls):
+            raise ValueError(f"{cls.__name__} has no field {name!r}") from None
+        values[_FIELDS[cls][name]] = value
     return _new(cls, values)  # type: ignore[no-any-return]
 
 
