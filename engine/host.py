@@ -167,7 +167,9 @@ HOOKS: Final[Mapping[str, Hook]] = MappingProxyType({
                               "module's slice, nothing else of the state (each answer is kept until the slice of a "
                               "module filling the hook changes)"),
     "footballer": Hook("pipeline", "(tx, club, held, side: PlayerSide) -> PlayerSide: the face a footballer shows "
-                                   "(number, symbol, sections, Strength, abilities)"),
+                                   "(number, symbol, sections, Strength, abilities); it may take abilities away or "
+                                   "change their cost, never make one mandatory that the printed side lacks (a "
+                                   "moment of the match reads only the faces whose printed side has one then)"),
     "opponents_needed": Hook("pipeline", "(state, weeks: int, count: int) -> int: Opponent cards each club is dealt"),
     "deck": Hook("pipeline", "(profile, game, kind: str, cards: tuple) -> cards: the cards of a kind this game deals "
                              "from (the Division's Opponent cards)"),
@@ -207,7 +209,8 @@ HOOKS: Final[Mapping[str, Hook]] = MappingProxyType({
     "candidates": Hook("collect", "(profile, state, need) -> [event]: events worth trying for a need (legal events)"),
     "markers_placed": Hook("first", "(tx, club) -> True | None: check the jersey markers placed so far of the event's "
                                     "``players`` (raising the refusal) where the module takes them its own way (a "
-                                    "second half's arrangement); None: they are checked as a lineup's"),
+                                    "match between clubs: the declared formation's counts, one Goalkeeper, a second "
+                                    "half's markers); None: they are checked as a lineup's"),
     "secret_cards": Hook("collect", "(state, viewer) -> [card id]: the cards in a club's hand the module keeps secret "
                                     "from this viewer now (a second Objective, one discarded face down)"),
 })
