@@ -38,6 +38,8 @@ RESULTS: Final = ("win", "draw", "loss")
 CONTRACTS: Final = ("megaphone", "adboard", "shirt")
 #: Rows of the Transfer area (and the Youngster deck, which has no display).
 ROWS: Final = ("players", "staff", "sponsors", "youngster")
+#: The rows a card can be hired from (the Sponsors row is contracted from, with a `sponsor` action).
+HIRE_ROWS: Final = ("players", "staff", "youngster")
 #: Card kinds and the id prefix each kind's ids must start with.
 KIND_PREFIXES: Final[Mapping[str, str]] = MappingProxyType(
     {
@@ -237,7 +239,8 @@ EFFECT_OPS: Final[Mapping[str, OpSpec]] = MappingProxyType(
         ),
         "hire": _spec(
             "Hire from a row now, paying its cost (after any reach/discount effects listed before it).",
-            row=_choice("which row", ROWS),
+            # a Sponsor is contracted (`sponsor`, with its contract kind), never hired
+            row=_choice("which row", HIRE_ROWS),
         ),
         "reroll_free": _spec(
             "Reroll own dice without spending fanbase (never the Opponent dice).",

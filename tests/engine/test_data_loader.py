@@ -113,6 +113,14 @@ def test_a_bad_effect_parameter_is_refused(owner: Path) -> None:
     assert message.startswith('board_meetings.toml, card bm_01, field "decisions[1].effects[1].resource": expected one of "budget"')
 
 
+def test_a_hire_from_the_sponsors_row_is_refused_since_a_sponsor_is_contracted(owner: Path) -> None:
+    """000 l.524: a Sponsor is contracted ("choose what type of contract you want to sign"), never hired: such an effect could never be
+    played, so the deck is refused where it says so."""
+    edit(owner, "staff.toml", 'extra = 2, lasting = "round" }]', 'extra = 2, lasting = "action" }, { op = "hire", row = "sponsors" }]')
+    assert load_error(owner) == ('staff.toml, card st_37, field "abilities[1].effects[2].row": '
+                                 'expected one of "players", "staff", "youngster", got "sponsors"')
+
+
 def test_an_effect_parameter_the_op_does_not_take_is_refused(owner: Path) -> None:
     edit(owner, "board_meetings.toml", '{ op = "gain", resource = "budget", amount = 2 }', '{ op = "gain", resource = "budget", amount = 2, weeks = 1 }')
     assert load_error(owner).startswith('board_meetings.toml, card bm_01, field "decisions[1].effects[1].weeks": unknown field')

@@ -107,6 +107,18 @@ def test_an_action_that_hires_uses_its_own_discount_and_the_named_card() -> None
     assert club(step.state, 1).held("pl_04") is not None and club(step.state, 1).res[0] == 10 - (cost - 1)
 
 
+def test_the_demo_marketing_manager_lets_a_club_contract_sponsors_from_the_whole_display_this_round() -> None:
+    """The demo deck's st_37 (000 l.524: a Sponsor is taken "from the 3 rightmost", then contracted): its action
+    reaches every card of the display until the End of the round, and the club pays its 1 Operation."""
+    profile, state = tuesday(seats=(1,))
+    manager = profile.cards["st_37"]
+    state = set_club(state, 1, staff=club(state, 1).staff + (Held(manager.id),), res=(10, 0, 1, 0))
+    step = engine.apply(profile, state, {"type": "use_card", "seat": 1, "card": manager.id})
+    said = next(a for a in step.announcements if a["kind"] == "reach")
+    assert (said["row"], said["reach"], said["lasting"]) == ("sponsors", profile.board.setup.display_size, "round")
+    assert club(step.state, 1).res[2] == 0
+
+
 def test_injury_prevention_stops_the_next_injury_only() -> None:
     vet = demo().cards_of("veteran")[0]
     hit = Effect.of("injure", target="jersey", jersey=vet.untrained.jersey, weeks=2)
