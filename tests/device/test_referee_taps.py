@@ -55,6 +55,7 @@ def test_the_seat_taps_the_footballer_the_referee_suspends() -> None:
     other = next(h.id for h in club(state, 1).players if h.id not in fits)
     outcome = _tap(interpreter, state, other)
     assert outcome.refused and not outcome.events
+    assert outcome.messages[1].headline == screens.REFUSED[R.SUSPEND_EVENT]
     why = engine.why_not(profile, state, {"type": R.SUSPEND_EVENT, "seat": 1, "card": other})
     assert why is not None and profile.cards[other].name in why and why in outcome.messages[1].detail
 
