@@ -78,11 +78,11 @@ _UNSAID = ("table_resolves", "keep", "turn")
 ROLL_FOR = "for {what}"
 """Under "Press to roll the d6": what the roll decides (the Board meeting card, the Stat, the card's effect)."""
 KEEP_GIVES = "Keep: {outcome}"
+"""Under a roll that may still be rerolled: what keeping it gives, as the engine says it would."""
 THEN_TAP = "Then tap the {what}"
+"""Under a held roll whose kept decision asks for a card: the card to tap once it is kept."""
 HELD_FOR_A_CARD = "Seat {seat} rolled {value} {prompt}: tap the {what} it is for on the table (the die is not rolled again)."
 """What a page says of a die's result a seat's screen holds until the card its decision is for is tapped."""
-"""Under a held roll whose kept decision asks for a card: the card to tap once it is kept."""
-"""Under a roll that may still be rerolled: what keeping it gives, as the engine says it would."""
 ROLL_PURPOSES = {"potential": "Club potential", "match_consequence": "Match consequence", "injury": "an injury",
                  "suspension": "a suspension", "opponent_die": "an Opponent die", "effect": "a card's effect",
                  "referee": "the referee", "referee_tags": "the referee's tags", "referee_foul": "a foul",
@@ -335,6 +335,12 @@ def _settling(pending: _Pending) -> bool:
     return pending.kind == "pick" and pending.event.get("type") in ROLL_EVENTS
 
 
+def _awaited_as(pending: _Pending) -> str:
+    """The need the engine shows while a die's result held for its card is still to be sent: the roll itself, or
+    the keep (or reroll) of a roll it holds."""
+    return "roll" if pending.event.get("type") == "roll" else "keep_or_reroll"
+
+
 def _take_single(pending: _Pending, picks: Sequence[Pick]) -> None:
     """Take for a roll's decision each next choice that one card alone fits: nothing to ask."""
     while len(pending.chosen) < len(pending.options) and len(picks[len(pending.chosen)].cards) == 1:
@@ -455,7 +461,7 @@ class Interpreter:
         pending = self._pending.get(seat) if isinstance(seat, int) else None
         if pending is None or not _settling(pending):
             return None
-        if need.get("need") != ("roll" if pending.event.get("type") == "roll" else "keep_or_reroll"):
+        if need.get("need") != _awaited_as(pending):
             return None  # the engine no longer waits for that roll: the result is forgotten at the next input
         return HELD_FOR_A_CARD.format(seat=seat, value=pending.event.get("value", need.get("value")),
                                       prompt=pending.prompt, what=pending.options[len(pending.chosen)])
@@ -734,8 +740,7 @@ class Interpreter:
         """Whether a roll's result held for its card is no longer what the engine waits for from the seat (the page
         answered it, or an undo took the roll away)."""
         entry = self._awaited(game, seat)
-        need = "roll" if pending.event.get("type") == "roll" else "keep_or_reroll"
-        return entry is None or entry.get("need") != need
+        return entry is None or entry.get("need") != _awaited_as(pending)
 
     def _drop_stale(self, game: Game) -> None:
         """Forget the held results the engine no longer waits for."""
