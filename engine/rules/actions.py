@@ -16,6 +16,7 @@ from engine.rules.context import (
     event_targets,
     field,
     flip_markers,
+    holder_of,
     move_stat,
     pay,
     quad_add,
@@ -72,11 +73,9 @@ def hire_from_row(tx: Tx, seat: int, row: str, card_id: Any, *, discount: int = 
     if kind is None:
         raise E.NotAllowed(E.HIRE_SPONSOR_ROW.format(row=row))
     card = tx.card(card_id, kind)
-    taken = card.id
-    for other in tx.state.clubs:  # `owner_of` where the card can lie: among footballers, or among Staff
-        for h in (other.staff if kind == "staff" else other.players):
-            if h.id == taken:
-                raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=other.seat))
+    other = holder_of(tx.state.clubs, card.id, kind)
+    if other is not None:
+        raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=other.seat))
     if card.id in tx.state.discarded:
         raise E.NotAllowed(E.CARD_DISCARDED.format(name=card.name))
     # an empty Youngster deck needs no check of its own: every Youngster card then belongs to a club, so the one
@@ -162,9 +161,9 @@ def on_sponsor(tx: Tx) -> None:
     if contract not in CONTRACTS:
         raise E.BadEvent(E.BAD_FIELD.format(type="sponsor", field="contract", why='"megaphone", "adboard" or "shirt"'))
     clubs = tx.state.clubs
-    for other in clubs:  # `owner_of` where a Sponsor card can lie, without searching the footballers and Staff
-        if card.id in other.adboards or card.id == other.shirt:
-            raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=other.seat))
+    other = holder_of(clubs, card.id, "sponsor")
+    if other is not None:
+        raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=other.seat))
     for other in clubs:
         if card.id in other.megaphones:
             raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=seat))

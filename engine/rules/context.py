@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 from engine import errors as E
 from engine.cards import STATS, PlayerCard, PlayerSide, Profile, StatStep
@@ -254,6 +254,31 @@ def owner_of(state: State, card_id: str) -> Club | None:
             or card_id == c.board_card
         ):
             return c
+    return None
+
+
+#: Where a club keeps a card of each kind that is neither a footballer nor a Staff card (those are `Held`): the
+#: fields to look in (a Sponsor contracted on a megaphone is discarded: the Sponsor rules look in `megaphones` apart).
+_KEPT_IN: Final = {"director": ("directors",), "opponent": ("opponents",), "tactic": ("tactics",),
+                   "objective": ("objective",), "board_meeting": ("board_card",), "sponsor": ("adboards", "shirt")}
+_FOOTBALLER_KINDS: Final = frozenset({"player", "veteran", "youngster"})
+
+
+def holder_of(clubs: tuple[Club, ...], card_id: str, kind: str) -> Club | None:
+    """`owner_of` looked for only where a card of ``kind`` can lie: among the clubs' footballers (a Player,
+    Veteran or Youngster), among their Staff, or in the fields a club keeps that kind in."""
+    if kind == "staff" or kind in _FOOTBALLER_KINDS:
+        for c in clubs:
+            for h in (c.staff if kind == "staff" else c.players):
+                if h.id == card_id:
+                    return c
+        return None
+    fields = _KEPT_IN[kind]
+    for c in clubs:
+        for where in fields:
+            kept = getattr(c, where)
+            if kept == card_id or (kept.__class__ is tuple and card_id in kept):
+                return c
     return None
 
 

@@ -9,7 +9,7 @@ from typing import Any, Final
 from engine import errors as E
 from engine.cards import STATS, Ability, BoardMeeting
 from engine.rules.abilities import card_abilities
-from engine.rules.context import event_targets, field, seat_of
+from engine.rules.context import event_targets, field, holder_of, seat_of
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying, applying_any
 from engine.state import Club, Pending, State, evolve, evolve1
 from engine.tx import Tx
@@ -110,9 +110,9 @@ def on_board_meeting(tx: Tx) -> None:
     card: BoardMeeting = tx.card(field(ev, "card", str, "the id of the Board meeting card drawn"), "board_meeting")
     if club.board_card is not None:
         raise E.NotAllowed(E.ALREADY_BOARD_CARD.format(seat=seat, name=tx.name(club.board_card)))
-    for other in tx.state.clubs:  # `owner_of` where a Board meeting card can lie, without searching the footballers
-        if other.board_card == card.id:
-            raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=other.seat))
+    other = holder_of(tx.state.clubs, card.id, "board_meeting")
+    if other is not None:
+        raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=other.seat))
     tx.put(evolve1(club, "board_card", card.id), tx.state.pending + (Pending("roll", seat, "board_meeting", "d6", True),))
     if not tx.quiet:
         tx.say("board_meeting_card", seat, f"Seat {seat}'s Board meeting: {card.name}. Roll the d6.", card=card.id)

@@ -3,11 +3,11 @@ Objective, Tactic, and the First player, who starts week 1."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from engine import errors as E
 from engine.cards import STYLES, Director
-from engine.rules.context import card_marker, field, flip_markers, move_stat, seat_of
+from engine.rules.context import card_marker, field, flip_markers, holder_of, move_stat, seat_of
 from engine.rules.effects import Ctx, apply_abilities
 from engine.state import Club, Held, State, Team, evolve
 from engine.tx import Tx
@@ -26,28 +26,11 @@ def _free_card(tx: Tx, card_id: Any, kind: str) -> Any:
     why = tx.rules.not_dealt(tx.profile, tx.state.game, card)  # type: ignore[attr-defined]
     if why is not None:
         raise E.NotAllowed(why)
-    owner = _holder(tx.state.clubs, card.id, kind)
+    owner = holder_of(tx.state.clubs, card.id, kind)
     if owner is not None:
         raise E.NotAllowed(E.CARD_TAKEN.format(name=card.name, seat=owner.seat))
     return card
 
-
-#: Where a club keeps a card of each kind dealt at the setup (a Veteran or Youngster is one of its footballers).
-_KEPT_IN: Final = {"director": "directors", "opponent": "opponents", "tactic": "tactics", "objective": "objective"}
-
-
-def _holder(clubs: tuple[Club, ...], card_id: str, kind: str) -> Club | None:
-    """The club holding a card of ``kind`` (`owner_of`, looked for only where a card of that kind can lie)."""
-    where = _KEPT_IN.get(kind)
-    for c in clubs:
-        if where is None:
-            if c.held(card_id) is not None:
-                return c
-            continue
-        kept = getattr(c, where)
-        if kept == card_id or (kept.__class__ is tuple and card_id in kept):
-            return c
-    return None
 
 
 def on_club(tx: Tx) -> None:
