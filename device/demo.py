@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
+import threading
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -38,6 +40,9 @@ DEMO_STOPPED = "Your turn to play!"
 DEMO_STOPPED_DETAIL = "Start a new game on the page: Admin"
 DEMO_STARTED = "Touchline demo: playing {title!r} in a loop; a tap on any pad or a press of any button stops it."
 DEMO_HANDED_OVER = "Demo stopped by {what}: the table is free for a new game."
+DEMO_GAME_FAILED = "The demo's game failed at {where}; it starts again from the beginning."
+DEMO_LOOP_FAILED = "The demo had stopped playing by itself at {where}; the table is handed over all the same."
+DEMO_HAND_OVER_FAILED = "The demo was stopped by {what}, but its game could not be set aside: start a new game on the page."
 NO_SCENARIO = "There is no scenario {path}: give the path of a .toml scenario (scenarios/ holds the shipped ones)."
 
 
@@ -76,32 +81,58 @@ class Demo:
         self.state = DemoState(title=scenario.title)
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._guard = threading.Lock()
+        """Taken by the drivers' threads and the loop alike: one reading stops the demo, and only once."""
+        self._early: str | None = None
+        """What stopped the demo before its loop began (handed over as soon as it begins)."""
+        self._stopping = asyncio.Event()
+        """Set when a person stops the demo: the pause between two steps ends at once."""
+        self._where = "its start"
+        """The step being played (named when it fails)."""
+        self.handing_over: asyncio.Task[None] | None = None
+        """The hand-over under way or done, once a person stopped the demo."""
         table.intercept = self.intercept
         table.demo = self.state
 
     # -- playing ---------------------------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Play the recorded game again and again (or ``loops`` times) until a person stops the demo."""
-        self._loop = asyncio.get_running_loop()
-        self._task = asyncio.current_task()
+        """Play the recorded game again and again (or ``loops`` times) until a person stops the demo.
+
+        A game that fails on the way is logged and started again: the shop's table never stands frozen.
+        """
+        with self._guard:
+            self._loop = asyncio.get_running_loop()
+            self._task = asyncio.current_task()
+            early = self._early
+        if early is not None:  # a person came before the first step
+            self._start_hand_over(early)
+            return
         log.warning(DEMO_STARTED.format(title=self.scenario.title))
-        try:
-            while self.state.playing and (not self.loops or self.state.loops < self.loops):
+        while self.state.playing and (not self.loops or self.state.loops < self.loops):
+            try:
                 await self._play_once()
-                self.state.loops += 1
-                await asyncio.sleep(self.pause_seconds)
-        except asyncio.CancelledError:
-            pass
+            except Exception:
+                log.exception(DEMO_GAME_FAILED.format(where=self._where))
+            if not self.state.playing:
+                return
+            self.state.loops += 1
+            await self._pause(self.pause_seconds)
 
     async def _play_once(self) -> None:
         self.dice.force(self.scenario.dice)
         for step in self.scenario.steps:
             if not self.state.playing:
                 return
+            self._where = step.where
             await self._step(step)
             await self.table.idle()
-            await asyncio.sleep(self.step_seconds)
+            await self._pause(self.step_seconds)
+
+    async def _pause(self, seconds: float) -> None:
+        """Wait between two steps; a person stopping the demo ends the wait at once."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stopping.wait(), seconds)
 
     async def _step(self, step: Step) -> None:
         """Feed one step to the table as the hand or the page would have made it."""
@@ -119,7 +150,7 @@ class Demo:
         elif step.kind in ("press", "hold"):
             self.table.feed(ButtonReading(step.kind, step.target))
         elif step.kind == "wait":
-            await asyncio.sleep(float(step.target))  # the table's own clock closes reroll windows meanwhile
+            await self._pause(float(step.target))  # the table's own clock closes reroll windows meanwhile
         elif step.kind == "page" and step.action is not None:
             try:
                 await self.table.submit(step.action)
@@ -143,26 +174,53 @@ class Demo:
 
         Returns True when the reading was taken as "stop the demo" (it is then not played into the demo's game).
         """
-        if not self.state.playing or isinstance(reading, HealthReading):
+        if isinstance(reading, HealthReading):
             return False
-        if isinstance(reading, TagReading) and reading.kind == "lift":
-            return True  # the card that stopped the demo leaves the pad: nothing to play
-        if not isinstance(reading, (TagReading, ButtonReading)):
-            return False
-        self.state.playing = False
-        what = f"a card on {reading.reader}" if isinstance(reading, TagReading) else f"a press of {reading.button}"
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self.hand_over(what)))
+        with self._guard:
+            if not self.state.playing:
+                return False
+            if isinstance(reading, TagReading) and reading.kind == "lift":
+                return True  # the card that stopped the demo leaves the pad: nothing to play
+            if not isinstance(reading, (TagReading, ButtonReading)):
+                return False
+            self.state.playing = False
+            what = f"a card on {reading.reader}" if isinstance(reading, TagReading) else f"a press of {reading.button}"
+            loop = self._loop
+            if loop is None:
+                self._early = what  # run() hands over as soon as it begins
+                return True
+        with contextlib.suppress(RuntimeError):  # the loop has closed: the table is being stopped
+            loop.call_soon_threadsafe(self._start_hand_over, what)
         return True
 
+    def _start_hand_over(self, what: str) -> None:
+        """On the loop: hand over, kept and watched, so that a failure is logged rather than lost."""
+        self.handing_over = asyncio.ensure_future(self.hand_over(what))
+        self.handing_over.add_done_callback(functools.partial(self._handed_over, what))
+
+    @staticmethod
+    def _handed_over(what: str, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.error(DEMO_HAND_OVER_FAILED.format(what=what), exc_info=task.exception())
+
     async def hand_over(self, what: str) -> None:
-        """Stop playing, set the demo's game aside and offer a new game on every screen."""
+        """Stop playing, set the demo's game aside and offer a new game on every screen.
+
+        The step under way is finished first (a new game being started lands before the set-aside, never after).
+        """
         self.state.playing = False
         self.state.stopped_by = what
-        if self._task is not None and self._task is not asyncio.current_task():
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        self._stopping.set()
+        task = self._task
+        if task is not None and task is not asyncio.current_task():
+            try:
+                await task
+            except asyncio.CancelledError:
+                current = asyncio.current_task()
+                if current is not None and current.cancelling():
+                    raise  # the table is being stopped
+            except Exception:
+                log.exception(DEMO_LOOP_FAILED.format(where=self._where))
         await self.table.idle()
         await self.table.set_aside(Message(DEMO_STOPPED, (DEMO_STOPPED_DETAIL,)))
         log.warning(DEMO_HANDED_OVER.format(what=what))
