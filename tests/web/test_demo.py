@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, expect
 
 from device import demo
 from device.store import open_store
+from tests.device.test_demo_hand_over import short_game
 
 from .test_browser import Visits, browser, shoot  # noqa: F401  (browser is a fixture)
 from .test_touchline_run import Running
@@ -22,20 +23,9 @@ from .test_tv import check_slide
 
 pytestmark = pytest.mark.browser
 
-SCENARIOS = Path(__file__).parents[2] / "scenarios"
-
-
-def short_game(folder: Path) -> Path:
-    """The setup and first Board meeting of full-week.toml, as a scenario of its own (a loop takes seconds)."""
-    text = (SCENARIOS / "full-week.toml").read_text(encoding="utf-8")
-    head = text[: text.index("# The reroll windows close")]
-    path = folder / "short.toml"
-    path.write_text(head.replace('title = "A whole week of a four-club game"', 'title = "A short demo"'), encoding="utf-8")
-    return path
-
-
 class Demo(Running):
-    """``touchline demo --sim`` in its own process, fast: its address, PIN and the log it writes."""
+    """``touchline demo --sim`` in its own process, fast: its address, PIN, the game log it writes and what it says
+    (shown when a wait fails)."""
 
     def __init__(self, folder: Path) -> None:
         super().__init__(folder / "demo.db", ("demo", "--sim", "--scenario", str(short_game(folder)),
@@ -68,15 +58,20 @@ def test_the_demo_plays_in_a_loop_until_a_press_on_the_virtual_table_offers_a_ne
     table = visits.page(playing.url + "/sim")
     table.fill("input[aria-label=PIN]", playing.pin)
     table.click("form.unlock button[type=submit]")
+    # The page is unlocked once the table has answered (a busy table answers late): a press before is refused.
+    expect(table.locator("form.unlock")).to_have_count(0)
     before = playing.state()["game"]["events"]
     table.locator('.simseat[data-seat="1"] button.press').first.click()
-    stopped = playing.wait_for("the demo stopped", lambda s: s["demo"]["playing"] is False and s["game"] is None,
-                               seconds=60)
-    assert stopped["demo"]["stopped_by"]
+    try:
+        stopped = playing.wait_for("the demo stopped", lambda s: s["demo"]["playing"] is False and s["game"] is None,
+                                   seconds=60)
+    except AssertionError as failure:  # a refused press says why on the virtual table
+        raise AssertionError(f"{failure}\nthe virtual table says: {table.locator('#sim-msg').text_content()!r}") from None
+    assert stopped["demo"]["stopped_by"], playing.where()
     for screen in stopped["screens"].values():
-        assert screen["lines"][-2:] == [demo.DEMO_STOPPED, demo.DEMO_STOPPED_DETAIL]
+        assert screen["lines"][-2:] == [demo.DEMO_STOPPED, demo.DEMO_STOPPED_DETAIL], playing.where()
     time.sleep(0.5)
-    assert playing.state()["game"] is None  # nothing plays on by itself
+    assert playing.state()["game"] is None, playing.where()  # nothing plays on by itself
     expect(tv.locator("#tv h1")).to_have_text(demo.DEMO_STOPPED)
     expect(tv.locator("#tvdemo")).to_have_count(0)
     shoot(tv, "demo-tv-handed-over")
@@ -89,4 +84,4 @@ def test_the_demo_plays_in_a_loop_until_a_press_on_the_virtual_table_offers_a_ne
     finally:
         store.close()
     assert before > 0
-    assert games[-1].status == "abandoned"  # the demo's game is set aside, kept in the log
+    assert games[-1].status == "abandoned", playing.where()  # the demo's game is set aside, kept in the log

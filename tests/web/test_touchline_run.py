@@ -13,6 +13,7 @@ import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -28,11 +29,13 @@ pytestmark = pytest.mark.browser
 
 TOUCHLINE = Path(sys.executable).parent / "touchline"
 STARTED = re.compile(r"the page is on (http://\S+?)/? \(PIN (\S+)\)")
+LOG_LINES = 200
+"""How much of the table's log a failure's message shows (its end)."""
 
 
 class Running:
-    """``touchline run --sim`` (or another ``command`` that serves the page) in its own process; its address and the
-    PIN it printed."""
+    """``touchline run --sim`` (or another ``command`` that serves the page) in its own process; its address, the
+    PIN it printed, and everything it says on stdout and stderr (its log), kept for a failure's message."""
 
     def __init__(self, db: Path, command: Sequence[str] = ("run", "--sim")) -> None:
         with socket.socket() as probe:
@@ -41,20 +44,31 @@ class Running:
         self.db = db
         self.process = subprocess.Popen([str(TOUCHLINE), *command, "--host", "127.0.0.1", "--port", str(port),
                                          "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self.url, self.pin, said = "", "", []
+        self.url, self.pin = "", ""
+        self._said: list[str] = []
+        # Read on a thread of its own for as long as the process lives: a pipe nobody reads would fill and stall it.
+        self._reader = threading.Thread(target=self._read, name="touchline-log", daemon=True)
+        self._reader.start()
         deadline = time.monotonic() + 60
-        assert self.process.stdout is not None
-        while time.monotonic() < deadline:
-            line = self.process.stdout.readline()
-            if not line:
-                break
-            said.append(line)
-            found = STARTED.search(line)
+        while time.monotonic() < deadline and self.process.poll() is None:
+            found = STARTED.search(self.said())
             if found:
                 self.url, self.pin = found.group(1).rstrip("/"), found.group(2)
                 return
+            time.sleep(0.05)
         self.stop()
-        raise AssertionError("touchline run --sim did not say where its page is:\n" + "".join(said))
+        raise AssertionError(f"touchline {command[0]} did not say where its page is:\n" + self.said())
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._said.append(line)
+
+    def said(self) -> str:
+        """Everything the process has said so far (all of it once it has ended)."""
+        if self.process.poll() is not None:
+            self._reader.join(timeout=10)
+        return "".join(self._said)
 
     def state(self) -> dict[str, Any]:
         """The page's JSON state."""
@@ -68,8 +82,22 @@ class Running:
             if test(state):
                 return state
             time.sleep(0.2)
-        waits = (self.state().get("game") or {}).get("awaiting")
-        raise AssertionError(f"the table never reached: {what}; it waits for {waits}")
+        raise AssertionError(f"the table never reached: {what}; {self.where()}")
+
+    def where(self) -> str:
+        """Where the table is now and the end of what it said: a failure explains itself."""
+        try:
+            state = self.state()
+        except (httpx.HTTPError, ValueError) as exc:
+            now = f"its state could not be read ({exc!r})"
+        else:
+            game = state.get("game") or {}
+            now = (f"it waits for {game.get('awaiting')} (game {state.get('game_id')}, {game.get('stage')}, "
+                   f"{game.get('events')} events); demo: {state.get('demo')}")
+        code = self.process.poll()
+        running = "still running" if code is None else f"ended with exit code {code}"
+        lines = self.said().splitlines()[-LOG_LINES:]
+        return "\n".join([now, f"the end of its log (it is {running}):", *lines])
 
     def stop(self) -> None:
         """Stop the table (SIGTERM, as systemd would)."""
@@ -79,6 +107,7 @@ class Running:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        self._reader.join(timeout=10)
 
 
 @pytest.fixture
@@ -190,6 +219,5 @@ def test_one_stop_signal_ends_the_table_cleanly_with_pages_open_stalled_or_gone(
     assert code == 0 and time.monotonic() - started < 4  # not held up by the frozen phones
     for page in stalled[5:]:
         page.close()
-    assert running.process.stdout is not None
-    said = running.process.stdout.read()
+    said = running.said()
     assert "Traceback" not in said and "Exception" not in said and "ERROR" not in said, said
