@@ -34,7 +34,8 @@ MODULES = ("division", "referee", "betting", "new_objectives", "market", "unique
 def every_module() -> dict:
     """The ``game`` event playing every module of `MODULES` the engine has (Division 3, the deck's eight weeks)."""
     have = [name for name in MODULES if engine.host.module(name) is not None]
-    return {"type": "game", "modules": have, "options": {"division": 3} if "division" in have else {}}
+    return {"type": "game", "modules": have, "options": {"division": 3} if "division" in have else {},
+            "revision": engine.REVISION}
 
 
 def play_game(profile: engine.Profile, seed: int, game: dict | None = None) -> list[dict]:
@@ -80,7 +81,7 @@ def scenario_game(path: Path = EVERY_MODULE_GAME) -> dict:
     """The ``game`` event of a scenario's new game: its modules and options (the weeks left to the deck)."""
     step = next(s for s in tomllib.loads(path.read_text())["step"] if s.get("page") == "new_game")
     options = {k: v for k, v in step.get("options", {}).items() if k != "weeks"}
-    return {"type": "game", "modules": list(step.get("modules", [])), "options": options}
+    return {"type": "game", "modules": list(step.get("modules", [])), "options": options, "revision": engine.REVISION}
 
 
 def _median_ms(calls: list[tuple]) -> float:

@@ -537,6 +537,11 @@ class Interpreter:
         pending = self._pending.get(seat)
         if need == "suspensions":
             return self._suspension(seat, card, first, game)
+        listed = next((e for e in entries if isinstance(e.get("tap"), Mapping) and card in e.get("cards", ())), None)
+        if listed is not None or isinstance(first.get("tap"), Mapping):
+            # a module's need lists the cards that answer it and what a tap of one sends (the footballer a referee
+            # suspends); another card tapped first gets the engine's reason
+            return self._ask_engine(seat, {**(listed or first)["tap"], "card": card}, game)
         if need == "winter_objective" and kind == "objective":
             # the Objective fulfilled before the Winter Break (or discarded): the button steps how it went
             pending = _Pending("objective", {"type": "winter_objective", "seat": seat, "card": card},
@@ -791,6 +796,8 @@ class Interpreter:
         if entry is not None and isinstance(entry.get("press"), Mapping):
             # a module's need says what a press means (an auction's bid one step higher, an offer accepted)
             return Outcome(events=(dict(entry["press"]),))
+        if entry is not None and isinstance(entry.get("tap"), Mapping):
+            return Outcome(messages={seat: Message(*self._ask(entry, game))})  # a tap answers it: say which cards
         if entry is not None and entry.get("need") == "roll":
             event = self._roll_event(entry)
             self._rolled_at[seat] = self.clock()

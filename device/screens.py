@@ -545,6 +545,7 @@ REFUSED = {
     "potential": "Cannot raise", "objective_result": "Not now", "pass": "Cannot pass", "build": "Cannot build",
     "office": "Cannot move up", "directors": "Not now", "starting_players": "Not now", "objective": "Not now",
     "tactic": "Not now", "opponents": "Not now", "roll": "No roll now", "reroll": "Cannot reroll", "keep": "Not now",
+    "referee_suspend": "Not that one",
 }
 """The large line over a refusal whose sentence does not start "Seat N cannot ...", by the event refused."""
 REFUSED_ANY = "Cannot do that"

@@ -27,7 +27,7 @@ from engine.legal import legal_events as _legal_events
 from engine.lineup import fill_lineup, lineup_why_not
 from engine.loader import load_profile as _load
 from engine.errors import EngineError
-from engine.reducer import GAME_DOC, GAME_EVENT, Step, apply, check_game, replay, why_not
+from engine.reducer import GAME_DOC, GAME_EVENT, REVISION, Step, apply, check_game, replay, why_not
 from engine.rules.league import week_opponent
 from engine.state import State
 from engine.uses import card_uses
@@ -36,6 +36,7 @@ from engine.words import club_words
 
 __all__ = [
     "EVENT_TYPES",
+    "REVISION",
     "Profile",
     "State",
     "Step",

@@ -80,6 +80,8 @@ MODULE_DATA_MISSING: Final = (
 )
 UNKNOWN_OPTION: Final = 'This game has no option "{option}". Options: {known}.'
 BAD_OPTION: Final = 'The option "{option}" is wrong: {why}.'
+NEWER_REVISION: Final = ("This game was begun under revision {revision} of the rules' readings; this Touchline knows "
+                         "revisions 1 to {known}: update Touchline to go on with it.")
 BAD_EVENT_TYPE: Final = 'There is no event "{type}". Known events: {known}.'
 MISSING_FIELD: Final = 'The "{type}" event needs the field "{field}" ({doc}).'
 BAD_FIELD: Final = 'The "{type}" event has a bad "{field}": {why}.'

@@ -8,7 +8,7 @@ Every other event goes to the handler the game's rules declare for its type; aft
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from engine import errors as E
 from engine import host
@@ -20,8 +20,13 @@ from engine.tx import Announcement, Tx
 _bare = object.__new__
 #: The event that names a game's pack, modules and options (only as the first event of a log).
 GAME_EVENT = "game"
-GAME_DOC = ('pack ("eleven"), modules: [module names], options: {weeks, division, ...}: what this game is '
-            "(only as the first event; without it a log is the base game)")
+GAME_DOC = ('pack ("eleven"), modules: [module names], options: {weeks, division, ...}, revision: the revision of '
+            "the readings it is played under: what this game is (only as the first event; without it a log is the "
+            "base game, and without a revision the game plays by the first)")
+#: The revision of the engine's readings a new game is begun under (engine/RULES.md, "Revisions"): a reading that
+#: would replay an older log differently is given to a new revision only, so a game always ends under the readings
+#: it began with.
+REVISION: Final = 2
 
 
 class Step(NamedTuple):
@@ -116,7 +121,8 @@ def _on_game(tx: Tx) -> None:
     tx.state = evolve(state, game=game, modules=slices)
     titles = ", ".join(m.title for m in chosen)
     words = f"A game of {pack.title}" + (f" with {titles}" if titles else "") + "."
-    tx.say(GAME_EVENT, None, words, pack=game.pack, modules=list(game.modules), options=dict(game.options))
+    tx.say(GAME_EVENT, None, words, pack=game.pack, modules=list(game.modules), options=dict(game.options),
+           revision=game.revision)
 
 
 def check_game(event: Mapping[str, Any], profile: Profile | None = None) -> Game:
@@ -124,8 +130,15 @@ def check_game(event: Mapping[str, Any], profile: Profile | None = None) -> Game
 
     Checks the pack, that every module is known and named once, what each module needs and excludes, each option
     against the pack's and the chosen modules' declarations, and (with a profile) that the deck holds every data
-    file a chosen module requires.  A table file's default game is checked here too, before any deck is loaded.
+    file a chosen module requires, and its revision (one this engine knows; 1 when the event names none).  A table
+    file's default game is checked here too, before any deck is loaded.
     """
+    revision = event.get("revision", 1)
+    if type(revision) is not int or revision < 1:
+        raise E.BadEvent(E.BAD_FIELD.format(type=GAME_EVENT, field="revision",
+                                            why=f"a whole number from 1 to {REVISION}, not {revision!r}"))
+    if revision > REVISION:
+        raise E.NotAllowed(E.NEWER_REVISION.format(revision=revision, known=REVISION))
     pack_name = event.get("pack", "eleven")
     if not isinstance(pack_name, str) or host.pack(pack_name) is None:
         raise E.NotAllowed(E.UNKNOWN_PACK.format(pack=pack_name, known="eleven"))
@@ -168,7 +181,7 @@ def check_game(event: Mapping[str, Any], profile: Profile | None = None) -> Game
                 else _offered(option, profile, option.check(value))
         except ValueError as err:
             raise E.BadEvent(E.BAD_OPTION.format(option=key, why=err)) from None
-    return Game(pack_name, tuple(names), tuple(sorted(options.items())))
+    return Game(pack_name, tuple(names), tuple(sorted(options.items())), revision)
 
 
 def _offered(option: host.Option, profile: Profile, value: Any) -> Any:

@@ -78,11 +78,13 @@ STAGE_NAMES = {
 
 
 class Game(NamedTuple):
-    """What a game is: its pack, the modules chosen (in the order given) and its options (name, value), sorted."""
+    """What a game is: its pack, the modules chosen (in the order given), its options (name, value), sorted, and
+    the revision of the engine's readings it is played under (engine/RULES.md, "Revisions")."""
 
     pack: str = "eleven"
     modules: tuple[str, ...] = ()
     options: tuple[tuple[str, Any], ...] = ()
+    revision: int = 1  # a log begun before revisions were named plays by the first
 
     def option(self, name: str, default: Any = None) -> Any:
         """An option's value (the default when the game did not set it)."""

@@ -205,7 +205,7 @@ def game_words(game: Game) -> dict[str, Any]:
     options = [f"{(declared[k].title or k.capitalize()) if k in declared else k} {v}" for k, v in game.options]
     line = rules.pack.title + (" with " + _and(titles) if titles else ", the base game")
     return {"pack": game.pack, "modules": list(game.modules), "titles": titles, "options": dict(game.options),
-            "text": line + ("; " + ", ".join(options) if options else "") + "."}
+            "revision": game.revision, "text": line + ("; " + ", ".join(options) if options else "") + "."}
 
 
 def _and(words: list[str]) -> str:

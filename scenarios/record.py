@@ -234,11 +234,18 @@ def play_end(rec: Recorder) -> None:
 MODULES_WEEKS = 4
 REFEREE_DICE = {1: (4, 1), 2: (1, 7), 3: (5, 8), 4: (6, 3)}
 """Each seat's referee (d6) and the d12 face it rolls, by seat: Friendly, Unjust, Goal eager and Perfectionist."""
+UNJUST_CHOICE = (2, 3, 1)
+"""(seat, week, d12 face): in the modules game the seat hires a footballer the week before who shows a tag of the
+face's group, as its Veteran does, so that in that week its Unjust referee suspends one of the two: the seat taps
+which."""
 
 
-def referee_rolls(rec: Recorder, seat: int) -> None:
-    """Before the match the seat rolls its referee's d6, then the d12 of the tags he watches (`REFEREE_DICE`)."""
+def referee_rolls(rec: Recorder, seat: int, week: int = 0) -> None:
+    """Before the match the seat rolls its referee's d6, then the d12 of the tags he watches (`REFEREE_DICE`, or
+    `UNJUST_CHOICE`'s face in its week)."""
     d6, d12 = REFEREE_DICE[seat]
+    if (seat, week) == UNJUST_CHOICE[:2]:
+        d12 = UNJUST_CHOICE[2]
     rec.press(f"seat{seat}.roll", [d6], f"Seat {seat} rolls its referee's d6, then the d12 for the tags he watches." if seat == 1 else None)
     rec.wait()
     rec.press(f"seat{seat}.roll", [d12])
@@ -260,25 +267,52 @@ def play_modules_game(rec: Recorder) -> None:
                      "Opponents: the table deals each club four Division 3 Opponent cards.")
     rec.check("Week 1 begins; the game says its rules.", view={"stage": "monday", "week": 1, "weeks": MODULES_WEEKS,
                                                               "game.text": "Eleven with Division and Referee; Division 3, Weeks 4."})
+    chooser, choice_week, face = UNJUST_CHOICE
     for week in range(1, MODULES_WEEKS + 1):
         board_meetings(rec, week)
         while table.view()["stage"] in ("tuesday", "wednesday", "thursday"):
-            rec.hold(f"seat{table.view()['turn']}.roll", "Every seat passes its turns." if table.view()["stage"] == "tuesday" else None)
+            turn = table.view()["turn"]
+            if week == choice_week - 1 and turn == chooser and len(club(table, turn)["players"]) == 2:
+                hired = _sharing_a_tag(table, turn, face)
+                rec.tap(f"seat{turn}.tap", hired, f"Tuesday: Seat {turn} hires a footballer showing a tag its Veteran "
+                                                  "shows; the button confirms.")
+                rec.press(f"seat{turn}.roll")
+                if len(club(table, turn)["players"]) == 2:
+                    raise RuntimeError(f"the hire of {hired} was not taken: {table.screen_texts()[f'seat{turn}.screen']}")
+                continue
+            rec.hold(f"seat{turn}.roll", "Every other turn is passed." if table.view()["stage"] == "tuesday" else None)
         for seat in SEATS:
             state = table.session.state.club(seat)
             lineup = {k: v for k, v in auto_lineup(profile, state).items() if k not in ("seat", "type")}
             rec.page({"type": "lineup", "seat": seat, **lineup},
                      f"Week {week}, Matchday: Seat {seat} fields its footballers from the page." if seat == 1 else None)
-            referee_rolls(rec, seat)
+            referee_rolls(rec, seat, week)
         rec.check(f"Week {week}: Seat 1's referee is Friendly.", view={"modules.referee.1.referee": "Friendly"})
         _matches(rec, week)
     play_end(rec)
 
 
+def _sharing_a_tag(table: SimulatedTable, seat: int, face: int) -> str:
+    """A Player card nobody holds, that the seat can pay for, showing a tag of the d12 face's group that one of the
+    seat's footballers shows too."""
+    from engine.modules import referee
+
+    profile = table.session.profile
+    group = set(referee.table_of(profile).groups[face - 1])
+    mine = {t for p in club(table, seat)["players"] for t in profile.cards[p["id"]].untrained.tags}
+    assert group & mine, "a footballer of the seat shows a tag of the face's group"
+    held = {p["id"] for c in table.view()["clubs"] for p in c["players"]}
+    money = club(table, seat)["resources"]["budget"]
+    return next(str(c.id) for c in profile.cards_of("player")
+                if c.id not in held and c.untrained.cost <= money and group & set(c.untrained.tags))
+
+
 def settle_seat(rec: Recorder, seat: int) -> None:
     """The seat's rolls after its match (a foul die, the Match consequence, an injury d10), each with a face that
-    changes nothing much."""
+    changes nothing much, once it has chosen the footballer its referee suspends (the seat's button asks for that
+    tap first)."""
     table = rec.table
+    _referee_choice(rec, seat)
     while True:
         entry = next((a for a in table.view()["awaiting"] if a.get("seat") == seat and a["need"] in ("roll", "keep_or_reroll")), None)
         if entry is None:
@@ -292,6 +326,25 @@ def settle_seat(rec: Recorder, seat: int) -> None:
             face = 1 if entry.get("purpose") == "injury" else 3
         rec.press(f"seat{seat}.roll", [face], f"Seat {seat} rolls for {str(entry.get('purpose')).replace('_', ' ')}.")
         rec.wait()
+
+
+def _referee_choice(rec: Recorder, seat: int) -> None:
+    """When the seat's Unjust referee suspends one of several footballers, the seat's screen asks which: the seat
+    taps the last of them, and the token lies on that one."""
+    table = rec.table
+    entry = next((a for a in table.view()["awaiting"] if a.get("seat") == seat and a["need"] == "referee_suspend"), None)
+    if entry is None:
+        return
+    profile = table.session.profile
+    names = [profile.cards[c].name for c in entry["cards"]]
+    rec.check(f"Seat {seat}'s referee suspends one of {', '.join(names)}: its screen asks which.",
+              screen={f"seat{seat}.screen": "Referee suspends"})
+    chosen = str(entry["cards"][-1])
+    rec.tap(f"seat{seat}.tap", chosen, f"Seat {seat} taps {profile.cards[chosen].name}.")
+    players = club(table, seat)["players"]
+    index = next(i for i, p in enumerate(players) if p["id"] == chosen)
+    rec.check(f"{profile.cards[chosen].name} has the Suspension token; the others have none.",
+              view={f"clubs.{seat - 1}.players.{i}.suspension": int(i == index) for i in range(len(players))})
 
 
 def _record(out: Path, file: str, play: Callable[[Recorder], None], title: str, about: str) -> None:

@@ -93,7 +93,7 @@ class Placement(Body):
     """One jersey marker on the pitch: zone, number (None: a blank marker), the card playing (if any), side."""
 
     zone: Zone
-    jersey: Annotated[int, Field(ge=1, le=99)] | None
+    jersey: Annotated[int, Field(ge=1, le=99)] | None = None  # left out: a blank marker (a scenario's TOML has no null)
     card: CardId | None = None
     style: Style | None = Field(default=None, description="the side shown; omitted: as a numbered marker shows, or as its card shows")
 

@@ -27,14 +27,15 @@ def setup_events(profile: engine.Profile, game: NewGame, modules: Sequence[str] 
     """
     chosen = list(game.modules) if game.modules is not None else list(modules)
     first = {"type": "game", "pack": "eleven", "modules": chosen,
-             "options": dict(game.options) if game.options is not None else dict(options or {})}
+             "options": dict(game.options) if game.options is not None else dict(options or {}),
+             "revision": engine.REVISION}
     events: list[dict[str, Any]] = [first, *({"type": "club", "seat": c.seat, "name": c.name} for c in game.clubs)]
     if not game.deal:
         for club in game.clubs:
             events += _named(club)
         return events
     seats = [club.seat for club in game.clubs]
-    game_is = Game("eleven", tuple(first["modules"]), tuple(sorted(first["options"].items())))
+    game_is = Game("eleven", tuple(first["modules"]), tuple(sorted(first["options"].items())), engine.REVISION)
     try:
         deck(profile, game_is, "opponent")
     except KeyError:

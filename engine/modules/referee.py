@@ -18,10 +18,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final, NamedTuple
 
+from engine import errors as E
 from engine import host
 from engine.cards import Effect, OpSpec, Param, PlayerCard, PlayerSide
 from engine.loader import CARD_FILES, FIELD_PROBLEM, DataError, Fields
-from engine.rules.context import replace_held, side_of, with_res
+from engine.rules.context import field, replace_held, seat_of, side_of, with_res
 from engine.rules.effects import Ctx, ask_table
 from engine.rules.league import move_team
 from engine.rules.matchday import footballers_by_id, resolve_zones
@@ -47,6 +48,16 @@ SCORE_AGAIN: Final = "{name} scored and scores again under this referee ({goals}
 NO_KEEPERS: Final = ("{names} ignore the Opponent's Goalkeepers this match (the Opponent cards here print no "
                      "Goalkeeper, so nothing changes).")
 NO_EXPERIENCE: Final = "{name} fills no experience space this match (the referee)."
+CHOOSE: Final = ("Seat {seat}: the referee puts {tokens} Suspension token(s) on one of {names} ({tags}): the club "
+                 "chooses which.")
+CHOOSE_SHORT: Final = "Referee suspends"
+CHOOSE_HINT: Final = "Tap one of them"
+NOT_CHOOSING: Final = "Seat {seat}: the referee waits for no choice of a footballer to suspend now."
+NOT_FITTING: Final = "{name} is not an assigned footballer showing {tags}: the referee suspends one of {names}."
+#: The event a club's choice of the footballer the referee suspends makes, and its need in ``awaiting``.
+SUSPEND_EVENT: Final = "referee_suspend"
+#: The first revision of the readings (engine/RULES.md, "Revisions") in which the game waits for that choice.
+CHOICE_REVISION: Final = 2
 
 # -- the data ---------------------------------------------------------------------------------------------------
 
@@ -325,14 +336,73 @@ def _strength(tx: Tx, seat: int, tags: tuple[str, ...], effect: Effect) -> None:
 
 
 def _suspend(tx: Tx, seat: int, tags: tuple[str, ...], effect: Effect) -> None:
-    fit = [h for h in _tagged(tx, seat, tags) if h.id in {h2.id for h2 in tx.club(seat).players}]
+    players = {h.id for h in tx.club(seat).players}
+    fit = [h for h in _tagged(tx, seat, tags) if h.id in players]
     tokens = int(effect.get("tokens", 1))
-    if len(fit) == 1:
-        tx.put(suspend(tx, tx.club(seat), fit[0], tokens, "the referee"))
-    else:  # the club chooses among several: the table does it and records it with an adjust
-        names = ", ".join(tx.name(h.id) for h in fit)
+    if len(fit) <= 1:
+        if fit:
+            tx.put(suspend(tx, tx.club(seat), fit[0], tokens, "the referee"))
+        return
+    cards = tuple(h.id for h in fit)
+    names = ", ".join(tx.name(c) for c in cards)
+    if tx.state.game.revision < CHOICE_REVISION:
+        # a game begun before the choice was the club's to tap: the table settles it by hand, as it was recorded
         ask_table(tx, Ctx(seat=seat, label="Referee"), f"put {tokens} Suspension token(s) on one of {names} "
                   "(the club chooses)", effect=effect.to_dict())
+        return
+    # "a Player card": one of them, the club's choice (engine/RULES.md, Referee); the game waits for it
+    text = CHOOSE.format(seat=seat, tokens=tokens, names=names, tags="/".join(tags))
+    short = [tx.name(c).split()[-1] for c in cards]  # the names a seat's screen has room for
+    about = " or ".join(short if len(set(short)) == len(short) else [tx.name(c) for c in cards])
+    info = (("text", text), ("short", CHOOSE_SHORT), ("about", about), ("hint", CHOOSE_HINT), ("cards", cards),
+            ("tokens", tokens), ("tags", tags), ("tap", {"type": SUSPEND_EVENT, "seat": seat}))
+    tx.put_pending(tx.state.pending + (Pending(SUSPEND_EVENT, seat, count=tokens, info=info),))
+    if not tx.quiet:
+        tx.say(SUSPEND_EVENT, seat, text, cards=list(cards), tokens=tokens)
+
+
+def _on_suspend(tx: Tx) -> None:
+    """``referee_suspend``: the footballer the club chooses for the referee's Suspension token(s) among those fitting."""
+    ev = tx.event
+    seat = seat_of(ev)
+    card = field(ev, "card", str, "the id of the footballer the referee suspends")
+    need = next((p for p in tx.state.pending if p.need == SUSPEND_EVENT and p.seat == seat), None)
+    if need is None:
+        raise E.NotAllowed(NOT_CHOOSING.format(seat=seat))
+    info = dict(need.info)
+    cards = tuple(info["cards"])
+    if card not in cards:
+        name = tx.name(card) if card in tx.profile.cards else card
+        raise E.NotAllowed(NOT_FITTING.format(name=name, names=", ".join(tx.name(c) for c in cards),
+                                              tags="/".join(info["tags"])))
+    club = tx.club(seat)
+    held = club.held(card)
+    assert held is not None
+    tx.put(suspend(tx, club, held, need.count, "the referee"))
+    tx.put_pending(tuple(p for p in tx.state.pending if p is not need))
+
+
+def _awaited(state: State) -> list[Pending]:
+    return [p for p in state.pending if p.need == SUSPEND_EVENT]
+
+
+def _candidates(profile: Any, state: State, need: Mapping[str, Any]) -> list[dict[str, Any]]:
+    if need.get("need") != SUSPEND_EVENT:
+        return []
+    return [{"type": SUSPEND_EVENT, "seat": need["seat"], "card": c} for c in need.get("cards", ())]
+
+
+def _asks(profile: Any, state: State) -> list[dict[str, Any]]:
+    """The page's one step for each club the referee waits for: one option per footballer that fits."""
+    asks = []
+    for p in _awaited(state):
+        info = dict(p.info)
+        names = {c: profile.cards[c].name for c in info["cards"]}
+        asks.append({"seat": p.seat, "need": SUSPEND_EVENT, "title": f"Seat {p.seat}: who does the referee suspend?",
+                     "hint": str(info["text"]),
+                     "options": [{"label": f"Suspend {names[c]} ({p.count} token(s))",
+                                  "event": {"type": SUSPEND_EVENT, "seat": p.seat, "card": c}} for c in info["cards"]]})
+    return asks
 
 
 def _foul_dice(tx: Tx, seat: int, tags: tuple[str, ...], effect: Effect) -> None:
@@ -505,6 +575,9 @@ def _view(profile: Any, state: State, viewer: Any) -> list[tuple[str, Any]]:
             referee, cell, tags = found
             item.update(referee=referee.name, tags=list(tags), text=cell.text)
         out[str(seat)] = item
+    asks = _asks(profile, state)
+    if asks:
+        out["asks"] = asks
     return [(NAME, out)]
 
 
@@ -558,7 +631,10 @@ REFEREE = host.register(host.Module(
         "the assigned footballers with the tags it names (003 l.60–98).",
     hooks={"before_match": _before_match, "after_match": _after_match, "footballer": _footballer,
            "tactics_allowed": _tactics, "consequence": _consequence, "experience": _experience,
-           "end_of_round": _end_of_round, "view": _view, "setup_check": _setup_check, "match_resolver": _resolver},
+           "end_of_round": _end_of_round, "view": _view, "setup_check": _setup_check, "match_resolver": _resolver,
+           "candidates": _candidates},
+    events={SUSPEND_EVENT: host.EventSpec("seat, card: the footballer the club chooses for the referee's Suspension "
+                                          "token(s) when several fit (003 l.69, Unjust)", _on_suspend)},
     rolls={"referee": _referee_roll, "referee_tags": _tags_roll, "referee_foul": _foul_roll},
     ops=OPS,
     data=(host.DataFile(FILE, _read, doc="the tags, the d12's tag groups and the six referees' cells"),),

@@ -190,7 +190,7 @@ def test_a_log_without_the_game_event_is_the_base_game_and_the_event_names_the_m
     assert state.game == Game("eleven", ("predictions",), (("stake", 2), ("weeks", 8)))
     assert state.slice("predictions") == Predictions()
     assert engine.view(profile, state)["game"] == {"pack": "eleven", "modules": ["predictions"], "titles": ["Predictions"],
-                                                   "options": {"stake": 2, "weeks": 8},
+                                                   "options": {"stake": 2, "weeks": 8}, "revision": 1,
                                                    "text": "Eleven with Predictions; Stake 2, Weeks 8."}
     assert "predict" in engine.event_types(state) and "predict" not in engine.event_types(base)
     assert {m["name"] for m in engine.modules()} >= {"predictions", "fair_price"}

@@ -230,3 +230,20 @@ def test_an_objective_the_data_cannot_check_is_asked_with_three_answers() -> Non
     (ask,) = choices.asks(profile, {"clubs": [club], "awaiting": [{"seat": 1, "need": "objective_result", "card": card.id}]})
     assert card.name in ask["title"]
     assert [o["event"]["result"] for o in ask["options"]] == ["fulfilled", "perfect", "missed"]
+
+
+def test_the_referees_suspension_among_several_footballers_is_one_step_on_the_page() -> None:
+    # 003 l.69, Unjust: "Place a [Suspension token] on a Player card with any of these tags": the club chooses which
+    # when several fit; the page offers each of them, and only them, as the engine lists them.
+    from engine.modules import referee as R
+    from tests.engine.helpers import club, demo
+    from tests.engine.modules.test_referee import _unjust_with_several
+
+    profile = demo()
+    state, fits = _unjust_with_several()
+    ask = next(a for a in choices.asks(profile, engine.view(profile, state), state) if a["need"] == R.SUSPEND_EVENT)
+    assert ask["seat"] == 1 and [o["event"]["card"] for o in ask["options"]] == fits
+    assert [o["label"] for o in ask["options"]] == [f"Suspend {profile.cards[c].name} (1 token(s))" for c in fits]
+    chosen = engine.apply(profile, state, ask["options"][0]["event"]).state
+    assert club(chosen, 1).held(fits[0]).suspension == 1  # type: ignore[union-attr]
+    assert all(a["need"] != R.SUSPEND_EVENT for a in choices.asks(profile, engine.view(profile, chosen), chosen))

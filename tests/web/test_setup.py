@@ -16,7 +16,7 @@ def by_type(events: list[dict[str, object]], kind: str) -> dict[object, dict[str
     return {e["seat"]: e for e in events if e["type"] == kind}
 
 
-BASE_GAME = {"type": "game", "pack": "eleven", "modules": [], "options": {}}
+BASE_GAME = {"type": "game", "pack": "eleven", "modules": [], "options": {}, "revision": engine.REVISION}
 
 
 def test_an_empty_form_gets_the_tables_own_deal_after_the_event_that_names_the_game() -> None:
@@ -24,7 +24,9 @@ def test_an_empty_form_gets_the_tables_own_deal_after_the_event_that_names_the_g
     events = setup_events(PROFILE, game)
     assert events[0] == BASE_GAME
     assert events == table_deal(PROFILE, [1, 2], game=BASE_GAME)
-    assert engine.replay(PROFILE, events).game == engine.replay(PROFILE, events[1:]).game  # the base game either way
+    named, unnamed = engine.replay(PROFILE, events).game, engine.replay(PROFILE, events[1:]).game
+    assert named[:3] == unnamed[:3] == ("eleven", (), ())  # the base game either way
+    assert (named.revision, unnamed.revision) == (engine.REVISION, 1)  # a new game plays by the newest readings
 
 
 def test_the_weeks_chosen_deal_as_many_opponent_cards_and_set_the_games_length() -> None:

@@ -15,26 +15,27 @@ from engine.legal import setup_events
 from engine.loader import DataError
 from engine.modules import referee as R
 from engine.rules.context import side_of
-from engine.state import State
+from engine.state import Held, State
 from engine.tx import Tx
 from engine import host
 
 from tests.engine.helpers import at_stage, club, demo, refused, run, set_club
 
-GAME = {"type": "game", "modules": ["referee"]}
+GAME = {"type": "game", "modules": ["referee"], "revision": engine.REVISION}
 TABLE = R.table_of(demo())
 
 
-@lru_cache(maxsize=1)
-def _matchday() -> State:
+@lru_cache(maxsize=2)
+def _matchday(revision: int = engine.REVISION) -> State:
     profile = demo()
-    return at_stage(profile, run(profile, setup_events(profile, [1, 2], game=GAME)), "matchday")
+    return at_stage(profile, run(profile, setup_events(profile, [1, 2], game={**GAME, "revision": revision})),
+                    "matchday")
 
 
-def _lined_up(**changes: Any) -> State:
+def _lined_up(revision: int = engine.REVISION, **changes: Any) -> State:
     """Seat 1 on Matchday, lined up by the engine's own lineup, with plenty of Fanbase unless told otherwise."""
     profile = demo()
-    state = set_club(_matchday(), 1, **{"res": (5, 0, 5, 5), **changes})
+    state = set_club(_matchday(revision), 1, **{"res": (5, 0, 5, 5), **changes})
     lineup = engine.legal_events(profile, state)[0]
     assert lineup["type"] == "lineup" and lineup["seat"] == 1
     return run(profile, [lineup], state)
@@ -109,12 +110,98 @@ def test_unjust_puts_a_suspension_token_on_the_assigned_footballer_with_the_tags
                           {"type": "kickoff", "seat": 1}], state)
     assert club(state, 1).held(card).suspension == 1  # type: ignore[union-attr]
     assert all(club(state, 1).held(c).suspension == 0 for c in fielded if c != card)  # type: ignore[union-attr]
-    several = next((f for f, cards in fits.items() if len(cards) > 1), None)
-    if several is not None:  # several fit: the club chooses, and the table records it by hand
-        step = engine.apply(profile, run(profile, [{"type": "roll", "seat": 1, "value": 1},
-                                                   {"type": "roll", "seat": 1, "value": several}], _lined_up()),
-                            {"type": "kickoff", "seat": 1})
-        assert any(a["kind"] == "table_resolves" and "Suspension" in a["text"] for a in step.announcements)
+
+
+def _unjust_called(revision: int = engine.REVISION) -> tuple[State, list[str]]:
+    """Seat 1 before its kickoff under Unjust watching a tag two of its fielded footballers show (a Player card hired
+    to share a tag with one it started with), in a game of that revision of the readings: the state, the
+    footballers that fit, in lineup order."""
+    profile = demo()
+    start = club(_matchday(revision), 1)
+    first = start.players[0].id
+    for face in range(1, 7):
+        group = set(TABLE.groups[face - 1])
+        if not group & set(profile.cards[first].untrained.tags):
+            continue
+        hired = next((c.id for c in profile.cards_of("player") if group & set(c.untrained.tags)), None)
+        if hired is not None:
+            break
+    else:
+        raise AssertionError("no Unjust face watches a tag of the first footballer that a Player card shows")
+    state = _lined_up(revision, players=start.players + (Held(hired),))
+    fits = [c for c in _fielded(state) if group & set(profile.cards[c].untrained.tags)]
+    assert len(fits) > 1, "the engine's lineup fields both footballers with the tag"
+    return run(profile, [{"type": "roll", "seat": 1, "value": 1}, {"type": "roll", "seat": 1, "value": face}], state), fits
+
+
+def _unjust_with_several() -> tuple[State, list[str]]:
+    """`_unjust_called` after the kickoff: the match played, the referee's call to settle."""
+    state, fits = _unjust_called()
+    return run(demo(), [{"type": "kickoff", "seat": 1}], state), fits
+
+
+def test_unjust_waits_for_the_clubs_choice_when_several_footballers_have_the_tags() -> None:
+    # 003 l.69: Unjust, "AFTER THE MATCH: Place a [Suspension token] on a Player card with any of these tags."
+    # One card: when several fit, the club chooses which, and the game waits for its choice.
+    profile = demo()
+    state, fits = _unjust_with_several()
+    need = next(n for n in state.awaiting if n["need"] == R.SUSPEND_EVENT)
+    assert need["seat"] == 1 and list(need["cards"]) == fits
+    assert all(club(state, 1).held(c).suspension == 0 for c in fits)  # type: ignore[union-attr]
+    # the choices the rules offer are those footballers, and only them
+    offered = [e for e in engine.legal_events(profile, state) if e["type"] == R.SUSPEND_EVENT]
+    assert sorted(e["card"] for e in offered) == sorted(fits)
+    # a footballer who does not show the tags is refused with the reason, and nothing changes
+    other = next(h.id for h in club(state, 1).players if h.id not in fits)
+    why = refused(profile, state, {"type": R.SUSPEND_EVENT, "seat": 1, "card": other}, E.NotAllowed)
+    assert profile.cards[other].name in why and all(profile.cards[c].name in why for c in fits)
+    assert engine.why_not(profile, state, {"type": R.SUSPEND_EVENT, "seat": 2, "card": fits[0]}) == \
+        R.NOT_CHOOSING.format(seat=2)
+    # the page offers the choice in one step
+    asks = engine.view(profile, state)["modules"]["referee"]["asks"]
+    assert [o["event"]["card"] for o in asks[0]["options"]] == fits
+    # the one chosen is suspended, the others are not, and the match goes on to its consequence roll
+    step = engine.apply(profile, state, {"type": R.SUSPEND_EVENT, "seat": 1, "card": fits[1]})
+    assert club(step.state, 1).held(fits[1]).suspension == 1  # type: ignore[union-attr]
+    assert club(step.state, 1).held(fits[0]).suspension == 0  # type: ignore[union-attr]
+    assert any(a["kind"] == "suspension" and a["card"] == fits[1] for a in step.announcements)
+    assert all(n["need"] != R.SUSPEND_EVENT for n in step.state.awaiting)
+    assert refused(profile, step.state, {"type": R.SUSPEND_EVENT, "seat": 1, "card": fits[0]}, E.NotAllowed) == \
+        R.NOT_CHOOSING.format(seat=1)
+
+
+def test_a_game_begun_before_the_choice_was_tapped_leaves_it_to_the_table_as_it_was_recorded() -> None:
+    # A Referee game recorded under revision 1 (its game event names no revision) was played with the table placing
+    # Unjust's token and recording it with an adjust: it replays to the end as it was played (engine/RULES.md,
+    # "Revisions"), nothing waiting for a choice its log never makes.
+    profile = demo()
+    state, fits = _unjust_called(revision=1)
+    assert state.game.revision == 1
+    step = engine.apply(profile, state, {"type": "kickoff", "seat": 1})
+    (asked,) = [a for a in step.announcements if a["kind"] == "table_resolves"]
+    assert "Suspension" in asked["text"] and all(profile.cards[c].name in asked["text"] for c in fits)
+    assert all(n["need"] != R.SUSPEND_EVENT for n in step.state.awaiting)
+    assert all(club(step.state, 1).held(c).suspension == 0 for c in fits)  # type: ignore[union-attr]
+    assert refused(profile, step.state, {"type": R.SUSPEND_EVENT, "seat": 1, "card": fits[0]}, E.NotAllowed) == \
+        R.NOT_CHOOSING.format(seat=1)
+    # the table's record of the token it placed
+    fixed = run(profile, [{"type": "adjust", "seat": 1, "what": "suspension", "delta": 1, "card": fits[1],
+                           "reason": "the referee (Unjust)"}], step.state)
+    assert club(fixed, 1).held(fits[1]).suspension == 1  # type: ignore[union-attr]
+
+
+def test_a_game_names_the_revision_of_the_readings_it_is_played_under() -> None:
+    # A new game is begun under the newest readings; one recorded before them keeps its own; one from a newer
+    # Touchline is refused with what to do, and a revision that is no number with what it must be.
+    profile = demo()
+    assert run(profile, [GAME]).game.revision == engine.REVISION == R.CHOICE_REVISION
+    assert run(profile, [{"type": "game", "modules": ["referee"]}]).game.revision == 1
+    assert engine.view(profile, run(profile, [GAME]))["game"]["revision"] == engine.REVISION
+    newer = {**GAME, "revision": engine.REVISION + 1}
+    assert refused(profile, State(), newer, E.NotAllowed) == E.NEWER_REVISION.format(revision=engine.REVISION + 1,
+                                                                                       known=engine.REVISION)
+    for bad in (0, "2", 2.0, True, None):
+        assert "revision" in refused(profile, State(), {**GAME, "revision": bad}, E.BadEvent)
 
 
 def test_friendly_gives_each_assigned_footballer_with_the_tags_a_plus_one_strength_token_before_the_match() -> None:
