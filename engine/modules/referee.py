@@ -398,7 +398,9 @@ def _asks(profile: Any, state: State) -> list[dict[str, Any]]:
     for p in _awaited(state):
         info = dict(p.info)
         names = {c: profile.cards[c].name for c in info["cards"]}
-        asks.append({"seat": p.seat, "need": SUSPEND_EVENT, "title": f"Seat {p.seat}: who does the referee suspend?",
+        club = state.club(p.seat)
+        asks.append({"seat": p.seat, "need": SUSPEND_EVENT,
+                     "title": f"Seat {p.seat} ({club.name}): who does the referee suspend?",
                      "hint": str(info["text"]),
                      "options": [{"label": f"Suspend {names[c]} ({p.count} token(s))",
                                   "event": {"type": SUSPEND_EVENT, "seat": p.seat, "card": c}} for c in info["cards"]]})
