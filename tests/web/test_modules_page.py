@@ -43,7 +43,7 @@ def test_the_admin_page_starts_a_game_with_the_table_files_modules_and_the_table
         shoot(page, "admin-modules")
         state = httpx.get(running.url + "/api/state", timeout=10).json()
         assert state["game"]["game"] == {"pack": "eleven", "modules": ["division"], "titles": ["Division"],
-                                         "options": {"division": 2, "weeks": 3},
+                                         "options": {"division": 2, "weeks": 3}, "revision": engine.REVISION,
                                          "text": "Eleven with Division; Division 2, Weeks 3."}
         tv = visits.page(running.url + "/")
         expect(tv.locator("#game-rules")).to_have_text("Eleven with Division; Division 2, Weeks 3.")
