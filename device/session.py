@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import logging
 import socket
 import threading
 import time
@@ -42,6 +43,7 @@ from drivers.base import ButtonReading, TagReading
 from drivers.dice import Dice, Die
 from engine.cards import STATS
 from engine.errors import EngineError
+from engine.reducer import sentence
 from engine.views import TABLE as TABLE_VIEWER
 from web.actions import Enrol, EnrolCancel, EnrolStart, EventAction, NewGame, TableAction, Undo
 from web.security import SeatClaims
@@ -67,6 +69,21 @@ CARD_FULL_DETAIL = ("The card is full:", "free space, then", "do it again")
 READ_ONLY_DETAIL = ("The card is read-only:", "restart the table", "(see the page)")
 LOG_DAMAGED = "Log was damaged"
 LOG_DAMAGED_DETAIL = ("Some moves were lost:", "the page says which")
+UNOPENED = "Cannot open game {game}"
+UNOPENED_DETAIL = ("Update Touchline or", "start a new game")
+UNOPENED_PROBLEM = ("Game {game} cannot be opened by this Touchline: its move {seq} ({type}) is refused: {why} Its log "
+                    "is kept as it was: restart the table once it can read it (Touchline updated, or the deck it was "
+                    "played with put back) to go on with it, or start a new game, which sets game {game} aside.")
+
+log = logging.getLogger(__name__)
+
+
+class _Unopened(Exception):
+    """A kept game whose log the rules refuse to fold: the move (its number and type) and the sentence why."""
+
+    def __init__(self, seq: int, kind: str, why: str) -> None:
+        super().__init__(why)
+        self.seq, self.kind, self.why = seq, kind, why
 
 
 def _locked(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -138,6 +155,8 @@ class Session:
         """Seat pages waiting for a tap of one of their seat's cards (``web.security.SeatClaims``)."""
         self.save_problem: str | None = None
         """Why the last write failed (a full or read-only card), until a write succeeds again."""
+        self.unopened: tuple[int, str] | None = None
+        """The kept game this Touchline could not open (its log refused by the rules) and why, until a new game."""
         self.resume()
 
     # -- the log ---------------------------------------------------------------------------------------
@@ -152,21 +171,35 @@ class Session:
             record = finished[-1] if finished else None
         self.game = None if record is None else record.id
         self.recent.clear()
+        self.unopened = None
         if self.game is None:
             self.state = None
             self.history = []
         else:
             said = self.store.said(self.game, limit=RECENT)
-            lines = self._refold(self.store.records(self.game), keep_lines=not said)
-            if not said and lines:  # a game logged by a release that did not keep what was said
-                self.store.add_said(self.game, lines)
-                said = self.store.said(self.game, limit=RECENT)
-            self.recent.extend(reversed(said))
-            self._mark_finished(record.status)
+            try:
+                lines = self._refold(self.store.records(self.game), keep_lines=not said)
+            except _Unopened as refused:
+                # A log this Touchline cannot fold (begun by a newer release, or with a deck since changed): it stays
+                # in the store untouched, the table starts with no game and says why on every page.
+                log.error("game %d cannot be opened: move %d (%s) is refused: %s", self.game, refused.seq,
+                          refused.kind, refused.why)
+                self.unopened = (self.game, UNOPENED_PROBLEM.format(game=self.game, seq=refused.seq,
+                                                                    type=refused.kind, why=refused.why))
+                self.game = self.state = None
+                self.history = []
+            else:
+                if not said and lines:  # a game logged by a release that did not keep what was said
+                    self.store.add_said(self.game, lines)
+                    said = self.store.said(self.game, limit=RECENT)
+                self.recent.extend(reversed(said))
+                self._mark_finished(record.status)
         self.messages.clear()
         self.everyone = self.shared = None
         if getattr(self.store, "damage", None):
             self.shared = Message(LOG_DAMAGED, LOG_DAMAGED_DETAIL)
+        elif self.unopened is not None:
+            self.shared = Message(UNOPENED.format(game=self.unopened[0]), UNOPENED_DETAIL)
         self.interpreter.reset()
         saved = self.store.setting(self._choices_key()) if self.game is not None else None
         if saved:
@@ -190,7 +223,11 @@ class Session:
         lines: list[tuple[int, dict[str, Any]]] = []
         for record in records:
             week = state.week
-            step = engine.apply(self.profile, state, record.event)
+            try:
+                step = engine.apply(self.profile, state, record.event)
+            except EngineError as refusal:
+                event = record.event if isinstance(record.event, Mapping) else {}
+                raise _Unopened(record.seq, str(event.get("type", "?")), sentence(refusal)) from refusal
             state = step.state
             self._record_week(state)
             if keep_lines:
@@ -399,8 +436,10 @@ class Session:
         first = action.first_seat or min(club.seat for club in action.clubs)
         # One transaction: the old game abandoned (a finished one stays finished), the new one and its whole setup.
         self.game = self.store.start_game(
-            events, seats=players, profile_source=str(self.config.deck or "demo"), abandon=self.game,
-            settings={"game:{game}:first_player": str(first)}, said=said).id
+            events, seats=players, profile_source=str(self.config.deck or "demo"),
+            settings={"game:{game}:first_player": str(first)}, said=said,
+            abandon=self.game if self.game is not None else self.unopened[0] if self.unopened is not None else None).id
+        self.unopened = None
         self.state = state
         self.recent.clear()
         self.recent.extend(line for lines in said for line in lines)
@@ -699,7 +738,7 @@ class Session:
                 for sid, screen in self._last_screens.items()
             },
             "enrolment": dict(self.enrolment) if self.enrolment is not None else None,
-            "problem": self.save_problem or getattr(self.store, "damage", None),
+            "problem": self.save_problem or getattr(self.store, "damage", None) or (self.unopened or (0, None))[1],
             "version": self.version,
             # what a new game plays unless the page chooses otherwise: the table file's [game]
             "new_game": {"modules": list(self.config.modules), "options": dict(self.config.options)},
