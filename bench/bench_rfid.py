@@ -74,7 +74,7 @@ def transfer_figures() -> list[tuple[str, str, str, str, bool]]:
     steady = all(u == CLASSIC for u, _ in resting)
     mean_rest = statistics.fmean(n for _, n in resting)
     stock_seen = [stock.read_id_no_block() is not None for _ in range(ROUNDS * 2)]
-    # Most polls only check presence (WUPA, HLTA); every REIDENTIFY_EVERY-th reads the whole UID again.
+    # Most polls only check presence (anticollision at level 1); every REIDENTIFY_EVERY-th reads the whole UID again.
     check = statistics.mode(n for _, n in resting)
     rows.append(("resting card, per poll", f"{check} per check, {mean_rest:.1f} mean (present "
                  f"{100 * sum(u == CLASSIC for u, _ in resting) // len(resting)}%)",

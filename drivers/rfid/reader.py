@@ -9,8 +9,11 @@
 * it reads cascade level 1 only, so every 7-byte NTAG UID comes back as ``88 …``: :meth:`Reader._select`
   walks cascade levels 1 to 3;
 * a card left on the reader stays READY/ACTIVE and ignores the next REQA, so it reads present every other
-  poll: each poll wakes the card with WUPA and ends with HLTA, which sends it to HALT (from ACTIVE) or back
-  to IDLE/HALT (from READY, where any other frame is an error), so the next WUPA finds it again;
+  poll: a full read wakes the card with WUPA and ends with HLTA (to HALT), the next poll wakes it with WUPA
+  into READY and leaves it there, and every poll after that asks it for its first cascade level again
+  (anticollision with nothing known), which a card answers from READY and stays READY: one exchange per poll
+  for a resting card; any frame lost or garbled on the way sends the card back to HALT, and the poll falls
+  back to a full read;
 * ``Close_MFRC522()`` calls the global ``GPIO.cleanup()``, each instance adds a log handler, and an unset
   ``pin_rst`` drives BCM 15 (the UART's RX): we pass BCM mode and the reset pin, release only our pin
   (and only when no other open reader shares it), and remove the handler the library adds.
@@ -55,7 +58,9 @@ POLL_TIMEOUT = 0.0005  # a card starts answering REQA/WUPA/SELECT 91 us after th
 CARD_TIMEOUT = 0.025  # authentication, block reads and EEPROM writes
 _MARGIN = 0.00005
 _MAX_IRQ_CHECKS = 8
-REIDENTIFY_EVERY = 10  # presence checks between full UID reads of a resting card
+# Presence checks between full UID reads of a resting card (about a second): a presence check already compares the
+# card's first cascade level, so this only catches a 7-byte UID swapped for one that shares its first three bytes.
+REIDENTIFY_EVERY = 50
 # After NRSTPD rises the crystal must start before the chip hears SPI (datasheet 8.8.2: the crystal's
 # start-up plus 37.74 us); the Arduino MFRC522 library waits 50 ms, and so do we.
 POWER_UP_SECONDS = 0.05
@@ -130,6 +135,8 @@ class Reader:
         self._ready = False  # True while the chip sits in Transceive after a completed reception
         self._timer: float | None = None
         self._known: bytes | None = None
+        self._holding = False  # the known card was left in READY by the last presence check
+        self._level1 = b""  # the known card's answer to anticollision at cascade level 1 (with its BCC)
         self._atqa = b""
         self._sak = 0
         self._checks = 0
@@ -159,6 +166,7 @@ class Reader:
                 return self._known
             # Read the whole UID; a card seen last time gets a second try, since one lost frame (a WUPA, or
             # the HLTA that should have put it to sleep) is enough to make it miss one exchange.
+            self._holding = False
             for _ in range(2 if self._known is not None else 1):
                 uid = self._select(halt=True)
                 if uid is not None:
@@ -283,6 +291,7 @@ class Reader:
         self._w(R.RF_CFG, R.rf_cfg_for(self.gain_db))
         self._ready = False
         self._known = None
+        self._holding = False
 
     def _expected(self) -> dict[int, tuple[int, int]]:
         """The registers a reset puts back, with (mask, value) as this reader sets them up."""
@@ -400,6 +409,17 @@ class Reader:
         return answer
 
     def _still_there(self) -> bool:
+        """Whether the known card still lies on the reader; it is left in READY for the next check."""
+        if self._holding:
+            # In READY the card answers anticollision with its first cascade level and stays READY.  A frame
+            # lost on air leaves it READY, so a second try covers it; a garbled one sent it to HALT.
+            part = self._exchange_again(bytes((R.SEL_CL1, R.NVB_ANTICOLL)), 0, 5)
+            if part == self._level1:
+                return True
+            self._holding = False
+            if part is not None or self._heard:  # another card, or a garbled answer: settle it back to HALT
+                self._halt()
+            return False
         self._ready = False
         # A second WUPA also covers a lost HLTA: the card was left READY, where the first WUPA is an error that
         # sends it back to IDLE/HALT, from which the second wakes it.
@@ -408,25 +428,35 @@ class Reader:
             if self._heard:  # something answered, garbled: settle the card back into IDLE/HALT
                 self._halt()
             return False
-        # An answer in READY; HLTA is an unexpected frame there, which sends the card back to IDLE (or HALT).
-        self._halt()
-        return atqa == self._atqa
+        if atqa != self._atqa:
+            # Another kind of card: HLTA is an unexpected frame in READY, which sends it back to IDLE (or HALT).
+            self._halt()
+            return False
+        # The same kind of card: its first cascade level tells it from another one put down in its place.
+        self._holding = True
+        return self._still_there()
 
     def _select(self, halt: bool) -> bytes | None:
         """Wake, anticollide and select the card through every cascade level; return its UID."""
+        if self._holding:
+            # The card waits in READY, where WUPA is an error: HLTA (as unexpected there) sends it back to HALT.
+            self._holding = False
+            self._halt()
         self._ready = False
         atqa = self._exchange(bytes((R.WUPA,)), 7, 2)
         if atqa is None:
             if self._heard:
                 self._halt()
             return None
-        uid = b""
+        uid = level1 = b""
         selected = False
         try:
             for select in (R.SEL_CL1, R.SEL_CL2, R.SEL_CL3):
                 part = self._exchange_again(bytes((select, R.NVB_ANTICOLL)), 0, 5)
                 if part is None or len(part) != 5 or R.bcc(part[:4]) != part[4]:
                     return None
+                if select == R.SEL_CL1:
+                    level1 = part
                 frame = bytes((select, R.NVB_SELECT)) + part
                 sak = self._exchange_again(frame + R.crc_a(frame), 0, 3)
                 if sak is None or len(sak) != 3 or R.crc_a(sak[:1]) != sak[1:]:
@@ -437,7 +467,7 @@ class Reader:
                     uid += part[1:4]
                     continue
                 uid += part[:4]
-                self._atqa, self._sak = atqa, sak[0]
+                self._atqa, self._sak, self._level1 = atqa, sak[0], level1
                 selected = True
                 return uid
             return None

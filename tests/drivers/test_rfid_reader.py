@@ -80,22 +80,72 @@ def test_a_card_swapped_for_another_reads_as_the_new_one(open_sim_reader: OpenRe
     assert seen == [NTAG_A] * 3, "a card of another kind answers WUPA differently: noticed at the first poll"
 
 
-def test_a_card_swapped_for_one_of_the_same_kind_is_noticed_within_the_reidentify_period(
-    open_sim_reader: OpenReader,
+@pytest.mark.parametrize(("first", "second", "kind"), [(CLASSIC, bytes.fromhex("CAFEF00D"), "classic1k"),
+                                                     (NTAG_A, CLASSIC_7, "ntag213")], ids=["classic", "ntag"])
+@pytest.mark.parametrize("resting_polls", [0, 1, 5])
+def test_a_card_swapped_for_one_of_the_same_kind_is_noticed_at_the_next_poll(
+    open_sim_reader: OpenReader, first: bytes, second: bytes, kind: str, resting_polls: int,
 ) -> None:
-    # Swapped without a gap (never quite possible by hand): the presence check cannot tell them apart,
-    # so the reader's periodic full UID read must.
+    # Swapped without a gap (never quite possible by hand), whether the old card had just been read whole or had
+    # rested a while: the new card answers anticollision with other UID bytes, or not at all from where it starts.
     reader = open_sim_reader()
     assert reader.sim is not None
-    other = bytes.fromhex("CAFEF00D")
-    reader.sim.place(SimCard(CLASSIC))
-    assert reader.poll() == CLASSIC
+    reader.sim.place(SimCard(first, kind))
+    assert [reader.poll() for _ in range(1 + resting_polls)] == [first] * (1 + resting_polls)
     reader.sim.lift()
-    reader.sim.place(SimCard(other))
+    reader.sim.place(SimCard(second, kind))
+    assert [reader.poll() for _ in range(3)] == [second] * 3
+
+
+def test_a_card_swapped_for_one_sharing_its_first_uid_bytes_is_noticed_within_the_reidentify_period(
+    open_sim_reader: OpenReader,
+) -> None:
+    # Two 7-byte UIDs that share their first three bytes answer anticollision at level 1 alike: only the
+    # reader's periodic full UID read tells them apart.
+    reader = open_sim_reader()
+    assert reader.sim is not None
+    reader.sim.place(SimCard(NTAG_A, "ntag213"))
+    assert reader.poll() == NTAG_A
+    reader.sim.lift()
+    reader.sim.place(SimCard(NTAG_B, "ntag213"))
     seen = [reader.poll() for _ in range(reader_module.REIDENTIFY_EVERY + 1)]
-    assert seen[-1] == other
-    first = seen.index(other)
-    assert seen[first:] == [other] * (len(seen) - first) and set(seen[:first]) <= {CLASSIC}
+    assert seen[-1] == NTAG_B
+    first = seen.index(NTAG_B)
+    assert seen[first:] == [NTAG_B] * (len(seen) - first) and set(seen[:first]) <= {NTAG_A}
+
+
+def test_a_resting_card_takes_one_exchange_per_poll(open_sim_reader: OpenReader) -> None:
+    # After the full read and the next poll's WUPA, the card waits in READY and each poll asks it for its first
+    # cascade level: one exchange, fewer transfers than the WUPA and HLTA of two exchanges.
+    reader = open_sim_reader()
+    assert reader.sim is not None
+    reader.sim.place(SimCard(NTAG_A, "ntag213"))
+    reader.poll()
+    reader.poll()
+    costs = [cost(reader, reader.poll) for _ in range(20)]
+    assert [uid for uid, _ in costs] == [NTAG_A] * 20
+    assert all(transfers <= 8 for _, transfers in costs)
+
+
+def test_a_lost_frame_while_the_card_rests_does_not_lose_it(open_sim_reader: OpenReader) -> None:
+    reader = open_sim_reader()
+    assert reader.sim is not None
+    reader.sim.place(SimCard(NTAG_A, "ntag213"))
+    assert [reader.poll() for _ in range(3)] == [NTAG_A] * 3
+    reader.sim.drop_pattern([True, False])  # the next frame is lost on air, then every other one
+    assert [reader.poll() for _ in range(6)] == [NTAG_A] * 6
+
+
+@pytest.mark.parametrize("nth", range(3))
+def test_a_garbled_answer_while_the_card_rests_never_gives_a_wrong_uid(open_sim_reader: OpenReader,
+                                                                        nth: int) -> None:
+    reader = open_sim_reader()
+    assert reader.sim is not None
+    reader.sim.place(SimCard(NTAG_A, "ntag213"))
+    assert [reader.poll() for _ in range(3)] == [NTAG_A] * 3
+    reader.sim.garble_next(1, after=nth)
+    seen = [reader.poll() for _ in range(4)]
+    assert set(seen) <= {NTAG_A, None} and seen[-2:] == [NTAG_A] * 2
 
 
 def test_close_releases_only_our_reset_pin(sim_rig: SimRig, open_sim_reader: OpenReader) -> None:
@@ -164,6 +214,17 @@ def test_card_id_written_and_read_back(open_sim_reader: OpenReader) -> None:
     assert reader.read_card_id() == (CLASSIC, "bm_07")
     assert not reader.sim.crypto1_on
     assert reader.poll() == CLASSIC, "polling carries on after the card was written"
+
+
+def test_card_id_is_read_from_a_card_left_resting_on_the_reader(open_sim_reader: OpenReader) -> None:
+    # Between polls a resting card waits in READY; reading its card id must still find it, and polling goes on.
+    reader = open_sim_reader()
+    assert reader.sim is not None
+    reader.sim.place(SimCard(CLASSIC))
+    reader.write_card_id("bm_07")
+    assert [reader.poll() for _ in range(4)] == [CLASSIC] * 4
+    assert reader.read_card_id() == (CLASSIC, "bm_07")
+    assert [reader.poll() for _ in range(4)] == [CLASSIC] * 4
 
 
 def test_card_id_follows_the_card_to_another_reader(open_sim_reader: OpenReader) -> None:
