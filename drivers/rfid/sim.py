@@ -389,6 +389,7 @@ class SimMfrc522:
         self._lost: int | None = None
         self._spi_fails = False
         self._powered = True
+        self._off_bus = False
         self._awake_at = 0.0
         self.stray: SimCard | None = None  # a neighbour's card that reaches this antenna
         self.stray_needs_db = 48  # the RxGain at which the stray card is heard
@@ -454,12 +455,14 @@ class SimMfrc522:
         with self._lock:
             self._lost = reads
             self._spi_fails = spi_error
+            self._bus_changed()
 
     def restore_chip(self, power_cycled: bool = True) -> None:
         """Bring the chip back; after a power cycle its registers are at their reset values again."""
         with self._lock:
             self._lost = None
             self._spi_fails = False
+            self._bus_changed()
             if power_cycled:
                 self.power_cycle()
 
@@ -515,6 +518,7 @@ class SimMfrc522:
                 self.power_ups += 1
                 self._awake_at = self.clock.now() + self.startup_seconds
             self._powered = high
+            self._bus_changed()
 
     @property
     def powered(self) -> bool:
@@ -533,13 +537,22 @@ class SimMfrc522:
         with self._lock:
             self.transfers += 1
             now = self.clock.advance(len(data) * 8 / (speed_hz if speed_hz > 1 else 1) + self.transfer_overhead)
-            if self._spi_fails:
-                raise OSError(errno.EIO, "Input/output error")
-            if self._lost is not None or not self._powered or now < self._awake_at:
+            if self._off_bus or now < self._awake_at:
+                if self._spi_fails:
+                    raise OSError(errno.EIO, "Input/output error")
                 # A chip in power-down or still starting its oscillator leaves MISO alone and loses every write.
                 return [self._lost if self._lost is not None else 0x00] * len(data)
             if self._events:  # what fell due meanwhile (`_catch_up` without its call when nothing is scheduled)
                 self._catch_up()
+            if len(data) == 2:  # one register, as the library's Read_MFRC522 and Write_MFRC522 send it
+                first = data[0]
+                if first & 0x80:
+                    value = self._read((first >> 1) & 0x3F)
+                    if self._events:
+                        self._catch_up()
+                    return [0x00, value]
+                self._write((first >> 1) & 0x3F, data[1] & 0xFF)
+                return [0x00, 0x00]
             if not data:
                 return []
             out = [0x00]
@@ -554,6 +567,10 @@ class SimMfrc522:
                 self._write(address, value & 0xFF)
                 out.append(0x00)
             return out
+
+    def _bus_changed(self) -> None:
+        # One flag for the transfer to test: the chip is lost, failing, or held in power-down.
+        self._off_bus = self._spi_fails or self._lost is not None or not self._powered
 
     # -- registers --
 
@@ -718,7 +735,7 @@ class SimMfrc522:
             self._start_timer(when)  # TAuto: the timer starts at the end of every transmission
 
     def _card_in_field(self) -> SimCard | None:
-        if not self.antenna_on:
+        if (self.card is None and self.stray is None) or not self.antenna_on:
             return None
         gain = self.rx_gain_db
         card = self.card if self.card is not None and gain >= self.card_needs_db else None
