@@ -41,7 +41,7 @@ def _wall(card_id: str, defence: int, attackers: str = "") -> Any:
 
 
 # Where each test footballer plays: a forward zone each (facing four defenders), the Youngster in midfield
-ZONE = {"pl_str": "fwd_centre", "pl_hot": "fwd_left", "pl_str2": "fwd_right", "yg_swi": "mid_left", "pl_flip": "mid_right"}
+ZONE = {"pl_13": "mid_centre", "pl_str": "fwd_centre", "pl_hot": "fwd_left", "pl_str2": "fwd_right", "yg_swi": "mid_left", "pl_flip": "mid_right"}
 
 
 @lru_cache(maxsize=1)
@@ -61,16 +61,19 @@ def _matchday() -> State:
 
 
 def _lined(fielded: list[str], opp: str = "opp_wall9", bench: tuple[str, ...] = (), fanbase: int = 0,
-           trained: tuple[str, ...] = ()) -> State:
+           trained: tuple[str, ...] = (), assign: dict[str, Any] | None = None, tactics: tuple[str, ...] = ()) -> State:
     """Seat 1 lined up with these footballers in their zones (the other jerseys plain markers), ``bench`` held but not
     assigned, against that Opponent card: the state awaiting the referee's d6."""
     profile = _profile()
     state = _matchday()
     players = tuple(Held(c, trained=c in trained) for c in [*fielded, *bench])
-    state = set_club(state, 1, players=players, opponents=(opp,) + club(state, 1).opponents[1:], res=(5, fanbase, 5, 5))
+    state = set_club(state, 1, players=players, opponents=(opp,) + club(state, 1).opponents[1:], res=(5, fanbase, 5, 5),
+                     **({"tactics": tactics} if tactics else {}))
     placed = [{"zone": ZONE[c], "jersey": profile.cards[c].untrained.jersey, "card": c, "style": "attack"} for c in fielded]
     lineup = engine.fill_lineup(profile, state, 1, placed)
     lineup["players"] = [{**p, "card": None} if p["card"] in bench else p for p in lineup["players"]]
+    if assign:
+        lineup["assign"] = assign
     return run(profile, [lineup], state)
 
 
@@ -294,3 +297,57 @@ def test_the_referee_is_not_played_with_matches_between_clubs() -> None:
     assert problem is not None and "Referee" in problem
     refused(profile, engine.initial_state(profile), {"type": "game", "modules": ["referee", "club_matches"]},
             E.EngineError)
+
+
+# -- the match abilities: Meticulous, Friendly, Perfectionist ----------------------------------------------------
+# pl_13 (demo deck), trained, shows HOT and a match ability: 1 Fitness assigned to him, +1 Strength this match.
+PL13 = {"trained": ("pl_13",), "assign": {"pl_13": {"fitness": 1}}}
+USE_13 = {"type": "use_card", "seat": 1, "card": "pl_13"}
+
+
+def test_meticulous_ignores_the_abilities_of_assigned_footballers_with_the_tags() -> None:
+    # 003 l.70: Meticulous, "BEFORE THE MATCH: Ignore the effects of Player cards with these tags."  HAR/HOT/GLA
+    # (d12 2) watches pl_13: his ability is refused; watching NBL/STR/SUP (d12 1) it is his to use.
+    profile = _profile()
+    watched, _ = _play(_lined(["pl_13"], **PL13), METICULOUS, HAR_HOT_GLA)
+    refused(profile, watched, USE_13, E.NotAllowed, "has no action to use")
+    other, _ = _play(_lined(["pl_13"], **PL13), METICULOUS, NBL_STR_SUP)
+    other, _ = _play(other, USE_13)
+    assert (_held(other, "pl_13").strength_temp, _held(other, "pl_13").assigned[3]) == (1, 0)
+
+
+def test_friendly_lets_assigned_footballers_with_the_tags_use_their_match_abilities_for_free() -> None:
+    # 003 l.91: Friendly, "You may resolve the effects of assigned Players with any of these tags for free."
+    # STR/HOT/FAS (d12 8) watches pl_13: +1 Strength and his assigned Fitness stays on him; under SWI/HEA/PEN (12)
+    # he pays it.
+    free, _ = _play(_lined(["pl_13"], **PL13), FRIENDLY, STR_HOT_FAS, USE_13)
+    paid, _ = _play(_lined(["pl_13"], **PL13), FRIENDLY, SWI_HEA_PEN, USE_13)
+    assert (_held(free, "pl_13").strength_temp, _held(free, "pl_13").assigned[3]) == (1, 1)
+    assert (_held(paid, "pl_13").strength_temp, _held(paid, "pl_13").assigned[3]) == (1, 0)
+
+
+def test_perfectionist_allows_one_more_tactic_card_with_a_footballer_with_the_tags() -> None:
+    # 003 l.85: Perfectionist, "If you have a Player with any of these tags, you may play 1 additional Tactic card
+    # this Match."  Pl_str (STR) plays; the club holds Midfield diamond (+1 Strength in midfield: its plain markers, 2,
+    # are still blocked by the 9s) and Rotation (+2 Fitness).
+    profile = _profile()
+    both = {"tactics": ("tac_05", "tac_09")}
+    state, _ = _play(_lined(["pl_str"], **both), PERFECTIONIST, NBL_STR_SUP)
+    fitness = club(state, 1).res[3]
+    state, _ = _play(state, {"type": "tactic_played", "seat": 1, "card": "tac_05"},
+                     {"type": "tactic_played", "seat": 1, "card": "tac_09"}, KICKOFF)
+    assert club(state, 1).res[3] == fitness + 2
+    assert (club(state, 1).goals, club(state, 1).conceded) == (1, 0)  # pl_str scores past the 9s
+    # nobody showing HAR/HOT/GLA: one Tactic card, as always
+    state, _ = _play(_lined(["pl_str"], **both), PERFECTIONIST, HAR_HOT_GLA,
+                     {"type": "tactic_played", "seat": 1, "card": "tac_05"})
+    refused(profile, state, {"type": "tactic_played", "seat": 1, "card": "tac_09"}, E.NotAllowed,
+            "has already played a Tactic card this match")
+
+
+def test_perfectionists_goalkeeper_cell_is_announced_and_changes_no_goal() -> None:
+    # 003 l.91: "If you have Players with any of these tags, they ignore the Opponent's Goalkeepers this Match."  The
+    # demo's Opponent cards print no Goalkeeper (RULES.md): pl_str still scores exactly once, 1–0.
+    state, said = _play(_lined(["pl_str"]), PERFECTIONIST, STR_HOT_FAS, KICKOFF)
+    assert any("ignore the Opponent's Goalkeepers" in a["text"] for a in said)
+    assert (club(state, 1).goals, club(state, 1).conceded) == (1, 0)
