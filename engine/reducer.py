@@ -26,7 +26,7 @@ GAME_DOC = ('pack ("eleven"), modules: [module names], options: {weeks, division
 #: The revision of the engine's readings a new game is begun under (engine/RULES.md, "Revisions"): a reading that
 #: would replay an older log differently is given to a new revision only, so a game always ends under the readings
 #: it began with.
-REVISION: Final = 2
+REVISION: Final = 3
 
 
 class Step(NamedTuple):

@@ -41,7 +41,12 @@ SOLD_BONUS: Final = "Market: {card} gives Seat {seat} {words} for {name}; {next}
 SOLD_NONE: Final = "Market: {card} gives no bonus for {name} ({why}); {next} comes on top."
 WHY_KEEPER: Final = "a Goalkeeper"
 WHY_NO_FIT: Final = "no bonus for his type"
-BONUS_DOC: Final = "the number (1, 2, ...) of the top Transfer card's bonus a sold footballer takes"
+WHY_UNPRINTED: Final = "sold as one of the {section}, for whom the card prints no bonus"
+BONUS_DOC: Final = ("the number (1, 2, ...) of the top Transfer card's bonus a sold footballer takes; 0: none, for a "
+                    "footballer of a section the card prints no bonus for")
+#: From this revision a footballer of a section the top card prints no bonus for may sell at the usual price instead
+#: of taking a bonus that lowers it (l.237 "you may gain any corresponding bonus"; engine/RULES.md, "Revisions").
+UNPRINTED_REVISION: Final = 3
 
 # -- the data ---------------------------------------------------------------------------------------------------
 
@@ -166,7 +171,7 @@ class Market(NamedTuple):
     """The Market deck: the card on top ("" until the table says), and the bonus the sale being made takes."""
 
     top: str = ""
-    sale: tuple[Any, ...] = ()  # (footballer, bonus number; 0: none) while a sale is being made
+    sale: tuple[Any, ...] = ()  # (footballer, bonus number; 0: none[, why none]) while a sale is being made
 
 
 def _mine(state: State) -> Market:
@@ -208,6 +213,12 @@ def _awaiting(state: State) -> list[dict[str, Any]]:
 # -- selling ----------------------------------------------------------------------------------------------------
 
 
+def unprinted(card: TransferCard, sections: tuple[str, ...], kind: str) -> str | None:
+    """The first of a footballer's sections that no bonus of the card fits (he corresponds to the usual price as one
+    of them), or None."""
+    return next((s for s in sections if not any(b.fits((s,), kind) for b in card.bonuses)), None)
+
+
 def _choice(tx: Tx, club: Any, held: Held) -> tuple[TransferCard, int, str]:
     """The top card, the number of the bonus this sale takes (0: none) and why none."""
     deck = deck_of(tx.profile)
@@ -220,7 +231,13 @@ def _choice(tx: Tx, club: Any, held: Held) -> tuple[TransferCard, int, str]:
         return card, 0, WHY_KEEPER
     side = side_of(tx, held, club)
     fits = [(n, b) for n, b in enumerate(card.bonuses, start=1) if b.fits(side.sections, player.kind)]
+    # l.237 "you may gain any corresponding bonus": as one of his sections the card prints nothing for, a footballer
+    # of several sections sells at the usual price (a game of an earlier revision makes him take a fitting bonus)
+    plain = unprinted(card, side.sections, player.kind) if fits and tx.state.game.revision >= UNPRINTED_REVISION else None
+    plain_why = WHY_UNPRINTED.format(section=SECTION_WORDS[plain]) if plain else ""
     if wanted is not None:
+        if wanted == 0 and plain:
+            return card, 0, plain_why
         if not any(n == wanted for n, _ in fits):
             why = BONUS_WORDS.format(card=card.title, fits=", ".join(f"{n}. {b.words()}" for n, b in fits)) if fits else NONE_FIT
             raise E.NotAllowed(NO_BONUS_HERE.format(name=player.name, number=wanted, card=card.title, why=why))
@@ -228,14 +245,17 @@ def _choice(tx: Tx, club: Any, held: Held) -> tuple[TransferCard, int, str]:
     if not fits:
         return card, 0, WHY_NO_FIT
     per_vp = tx.board(club.seat).budget_per_vp
-    # without a word from the club, the bonus worth most at the final scoring (VP, and 1 VP per budget_per_vp €)
+    # without a word from the club, the bonus worth most at the final scoring (VP, and 1 VP per budget_per_vp €);
+    # the usual price when every bonus that fits him lowers it and he may sell without one
     best = max(fits, key=lambda nb: (nb[1].vp * per_vp + nb[1].budget, -nb[0]))
+    if plain and best[1].vp * per_vp + best[1].budget < 0:
+        return card, 0, plain_why
     return card, best[0], ""
 
 
 def _sale_price(tx: Tx, club: Any, held: Held, price: tuple[int, int]) -> tuple[int, int]:
-    card, number, _ = _choice(tx, club, held)
-    tx.put_slice(NAME, evolve(_mine(tx.state), sale=(held.id, number)))
+    card, number, why = _choice(tx, club, held)
+    tx.put_slice(NAME, evolve(_mine(tx.state), sale=(held.id, number, why) if why else (held.id, number)))
     if not number:
         return price
     bonus = card.bonuses[number - 1]
@@ -257,7 +277,8 @@ def _sold(tx: Tx, seat: int, card_id: str) -> None:
         tx.say("market", seat, text, transfer_card=card.id, bonus=number, budget=bonus.budget, vp=bonus.vp, sold=card_id,
                top=after.id, next=after.title, next_number=after.number)
     else:
-        why = WHY_KEEPER if card_id in deck.goalkeepers else WHY_NO_FIT
+        told = mine.sale[2] if len(mine.sale) > 2 and mine.sale[0] == card_id else ""
+        why = told or (WHY_KEEPER if card_id in deck.goalkeepers else WHY_NO_FIT)
         tx.say("market", seat, SOLD_NONE.format(card=card.title, name=name, why=why, next=after.title), transfer_card=card.id,
                bonus=0, budget=0, vp=0, sold=card_id, top=after.id, next=after.title, next_number=after.number)
 
@@ -291,10 +312,14 @@ def _sale_asks(profile: Any, state: State) -> list[dict[str, Any]]:
         player = profile.cards[held.id]
         sections = side_of(tx, held, club).sections
         fits = [(n, b) for n, b in enumerate(card.bonuses, start=1) if b.fits(sections, player.kind)]
-        if len({(b.budget, b.vp) for _, b in fits}) < 2:
+        plain = unprinted(card, sections, player.kind) if fits and state.game.revision >= UNPRINTED_REVISION else None
+        if len({(b.budget, b.vp) for _, b in fits} | ({(0, 0)} if plain else set())) < 2:
             continue  # one price only: a tap on the pad sells him for it
         options.extend({"label": f"Sell {player.name} taking {b.words()}",
                         "event": {"type": "sell", "seat": seat, "card": held.id, "transfer_bonus": n}} for n, b in fits)
+        if plain:
+            options.append({"label": f"Sell {player.name} taking no bonus (as one of the {SECTION_WORDS[plain]})",
+                            "event": {"type": "sell", "seat": seat, "card": held.id, "transfer_bonus": 0}})
     if not options:
         return []
     return [{"seat": seat, "need": "market_sale", "title": f"Seat {seat}: sell with a bonus of {card.title}",
