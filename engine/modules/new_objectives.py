@@ -18,19 +18,25 @@ from typing import Any, Final, NamedTuple
 from engine import host
 from engine.cards import Condition, OpSpec, Param
 from engine.rules.effects import Ctx
+from engine.rules.league import week_opponent
 from engine.state import Club, State, evolve
 from engine.tx import Tx
 
 NAME: Final = "new_objectives"
 PHASE: Final = "match_record"
 DICE: Final = ("opp_green", "opp_blue", "opp_red")
+#: The first revision of the readings (engine/RULES.md, "Revisions") in which a week's match is recorded against the
+#: Opponent card the club played that week (none for a match between clubs); before, against the week's card of its
+#: stack, which Matches between clubs (dealt fewer cards) shift.
+PLAYED_REVISION: Final = 3
 #: What a match's result must be for ``opponents`` to count it.
 RESULTS: Final = MappingProxyType({"win": ("win",), "draw": ("draw",), "loss": ("loss",), "unbeaten": ("win", "draw"),
                                    "not_won": ("draw", "loss"), "any": ("win", "draw", "loss")})
 
 
 class Match(NamedTuple):
-    """One club's match: the week, the Opponent card, the result and the goals."""
+    """One club's match: the week, the Opponent card ("" for a match against another club), the result and the
+    goals."""
 
     seat: int
     week: int
@@ -63,17 +69,22 @@ def _record(tx: Tx) -> None:
     """Every match of the week is over (goals given after the result included): each club's is kept."""
     mine: Record = tx.slice(NAME)
     week = tx.state.week
-    played = tuple(Match(c.seat, week, c.opponents[week - 1], c.result, c.goals, c.conceded)
-                   for c in tx.state.clubs if c.result is not None and week <= len(c.opponents))
+    if tx.state.game.revision < PLAYED_REVISION:  # a game begun before: recorded as it was
+        played = tuple(Match(c.seat, week, c.opponents[week - 1], c.result, c.goals, c.conceded)
+                       for c in tx.state.clubs if c.result is not None and week <= len(c.opponents))
+    else:  # the card the club played this week; a match against another club is against no Opponent card
+        played = tuple(Match(c.seat, week, week_opponent(tx.state, c, week) or "", c.result, c.goals, c.conceded)
+                       for c in tx.state.clubs if c.result is not None)
     tx.put_slice(NAME, evolve(mine, matches=mine.matches + played))
 
 
 def matches(profile: Any, state: State, seat: int, die: str = "any") -> list[Match]:
-    """The club's matches so far against Opponents whose team rolls ``die`` (``any``: every match)."""
+    """The club's matches so far against Opponents whose team rolls ``die`` (``any``: every match, those against
+    other clubs included)."""
     mine: Record = state.slice(NAME)
     board = host.rules_for(state.game).board(profile, state, None, profile.board)  # type: ignore[attr-defined]
     return [m for m in mine.matches if m.seat == seat
-            and (die == "any" or board.team(profile.cards[m.card].team).die == die)]
+            and (die == "any" or (m.card and board.team(profile.cards[m.card].team).die == die))]
 
 
 def _opponents(tx: Tx, club: Club, cond: Condition, ctx: Ctx) -> bool:
@@ -116,6 +127,8 @@ def _view(profile: Any, state: State, viewer: Any) -> list[tuple[str, Any]]:
     for club in state.clubs:
         tally: dict[str, dict[str, int]] = {}
         for m in matches(profile, state, club.seat):
+            if not m.card:
+                continue  # a match against another club: no Opponent's colour
             die = board.team(profile.cards[m.card].team).die
             row = tally.setdefault(die, {"win": 0, "draw": 0, "loss": 0})
             row[m.result] += 1
