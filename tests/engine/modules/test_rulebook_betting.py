@@ -236,3 +236,46 @@ def test_a_border_and_a_corner_win_from_either_of_their_spaces() -> None:
     assert _budget_change([1, 2], {1: {"on": ["1/1/1/1", "1/1/1/0"], "stake": 1},
                                    2: {"on": ["3/1/1/1", "3/1/1/0", "1/1/1/1", "1/1/1/0"], "stake": 4}}, **kw) == \
         {1: 2 * 3 - 1, 2: 5 * 2 - 4}
+
+
+def _whole_game(seats: list[int], bets: dict[int, str], cards: list[str] | None = None) -> list[dict[str, Any]]:
+    """A one-week game with these bets (stake 0), played to its end: everything announced."""
+    profile = demo()
+    game = {**GAME, "options": {"weeks": 1}}
+    events = setup_events(profile, seats, game=game)
+    if cards is not None:
+        events = [{"type": "betting_cards", "cards": cards} if e["type"] == "betting_cards" else e for e in events]
+    state = at_stage(profile, run(profile, events), "betting")
+    said: list[dict[str, Any]] = []
+    for seat in seats:
+        step = engine.apply(profile, state, {"type": "bet", "seat": seat, "on": bets[seat]} if seat in bets
+                            else {"type": "pass", "seat": seat})
+        said += step.announcements
+        state = step.state
+    _play(state, lambda s: s.stage == "over", said)
+    return said
+
+
+def test_the_last_weeks_bets_are_settled_before_the_final_scoring() -> None:
+    # 003 l.413: "At the end of the Week, check your Bet" — the last week too.  Four clubs, no token on a card; in the
+    # one week every club plays Downtown: Seat 1 draws, Seats 2 and 3 lose, Seat 4 draws: 1/1/0/0.
+    said = _whole_game([1, 2, 3, 4], {1: "3/3/3/3", 3: "1/1/0/0", 4: "1/0/0/0"})
+    assert _results(said) == {1: "draw", 2: "loss", 3: "loss", 4: "draw"}
+    assert all("against Downtown United" in a["text"] for a in said if a["kind"] == "result")
+    kinds = [a["kind"] for a in said]
+    assert kinds.index("bet_settled") < kinds.index("final_scoring")
+    assert [(a["seat"], a["gain"]) for a in said if a["kind"] == "bet_won"] == [(3, 4)]
+    assert sorted(a["seat"] for a in said if a["kind"] == "bet_lost") == [1, 4]
+
+
+def test_a_team_with_a_token_played_by_several_clubs_counts_its_best_result() -> None:
+    # 003 l.415: "Check the results of Matches of all players and teams with the Betting tokens"; a team that played
+    # several clubs in one week has several results: RULES.md reads the League spaces it moved, 3 or more a win.  In
+    # the one-week game every club plays Downtown: Seat 1 draws (Downtown 1 space), Seats 2 and 3 lose (3 spaces
+    # each): Downtown moved 7, a win: 3, 1, 0, 0.
+    said = _whole_game([1, 2, 3], {1: "3/1/0/0"}, cards=["opp_downtown_4"])
+    assert _results(said) == {1: "draw", 2: "loss", 3: "loss"}
+    assert all("against Downtown United" in a["text"] for a in said if a["kind"] == "result")
+    settled = next(a for a in said if a["kind"] == "bet_settled")
+    assert settled["results"]["opp_downtown_4"] == 3 and settled["space"] == "3/1/0/0"
+    assert [(a["seat"], a["gain"]) for a in said if a["kind"] == "bet_won"] == [(1, 4)]
