@@ -41,7 +41,7 @@ def _wall(card_id: str, defence: int, attackers: str = "") -> Any:
 
 
 # Where each test footballer plays: a forward zone each (facing four defenders), the Youngster in midfield
-ZONE = {"pl_13": "mid_centre", "pl_str": "fwd_centre", "pl_hot": "fwd_left", "pl_str2": "fwd_right", "yg_swi": "mid_left", "pl_flip": "mid_right"}
+ZONE = {"pl_08": "def_centre", "pl_13": "mid_centre", "pl_str": "fwd_centre", "pl_hot": "fwd_left", "pl_str2": "fwd_right", "yg_swi": "mid_left", "pl_flip": "mid_right"}
 
 
 @lru_cache(maxsize=1)
@@ -351,3 +351,16 @@ def test_perfectionists_goalkeeper_cell_is_announced_and_changes_no_goal() -> No
     state, said = _play(_lined(["pl_str"]), PERFECTIONIST, STR_HOT_FAS, KICKOFF)
     assert any("ignore the Opponent's Goalkeepers" in a["text"] for a in said)
     assert (club(state, 1).goals, club(state, 1).conceded) == (1, 0)
+
+
+def test_goal_eager_counts_the_goals_footballers_score_in_their_zones_not_a_cards_goal() -> None:
+    # 003 l.85: "If a Player with any of these tags scores, gain [€]"; RULES.md reads "scores" as beating his zone's
+    # defence: pl_08 (demo deck, trained, PEN/SMA) spends his 2 assigned Fitness and rolls a 5: a goal before the
+    # match, the club's; in defence he meets the walls' 9s and scores none: 1–0, and Goal eager watching SPR/SMA/PEN
+    # (d12 6) pays nothing more than Perfectionist's same face.
+    use = [{"type": "use_card", "seat": 1, "card": "pl_08"}, 5, KICKOFF]
+    kw: dict[str, Any] = {"trained": ("pl_08",), "assign": {"pl_08": {"fitness": 2}}}
+    eager, _ = _play(_lined(["pl_08"], **kw), GOAL_EAGER, 6, *use)
+    calm, _ = _play(_lined(["pl_08"], **kw), PERFECTIONIST, 6, *use)
+    assert (club(eager, 1).goals, club(eager, 1).conceded) == (1, 0)
+    assert club(eager, 1).res[0] == club(calm, 1).res[0]
