@@ -54,18 +54,20 @@ def _profile() -> Any:
         _wall("opp_wall9", 9), _wall("opp_wall10", 10), _wall("opp_wall9_att", 9, "A9 A9 A9"))
 
 
-@lru_cache(maxsize=1)
-def _matchday() -> State:
+@lru_cache(maxsize=2)
+def _matchday(modules: tuple[str, ...] = ("referee",)) -> State:
     profile = _profile()
-    return at_stage(profile, run(profile, setup_events(profile, [1, 2], game=GAME)), "matchday")
+    game = {**GAME, "modules": list(modules)}
+    return at_stage(profile, run(profile, setup_events(profile, [1, 2], game=game)), "matchday")
 
 
 def _lined(fielded: list[str], opp: str = "opp_wall9", bench: tuple[str, ...] = (), fanbase: int = 0,
-           trained: tuple[str, ...] = (), assign: dict[str, Any] | None = None, tactics: tuple[str, ...] = ()) -> State:
+           trained: tuple[str, ...] = (), assign: dict[str, Any] | None = None, tactics: tuple[str, ...] = (),
+           modules: tuple[str, ...] = ("referee",)) -> State:
     """Seat 1 lined up with these footballers in their zones (the other jerseys plain markers), ``bench`` held but not
     assigned, against that Opponent card: the state awaiting the referee's d6."""
     profile = _profile()
-    state = _matchday()
+    state = _matchday(modules)
     players = tuple(Held(c, trained=c in trained) for c in [*fielded, *bench])
     state = set_club(state, 1, players=players, opponents=(opp,) + club(state, 1).opponents[1:], res=(5, fanbase, 5, 5),
                      **({"tactics": tactics} if tactics else {}))
@@ -364,3 +366,24 @@ def test_goal_eager_counts_the_goals_footballers_score_in_their_zones_not_a_card
     calm, _ = _play(_lined(["pl_08"], **kw), PERFECTIONIST, 6, *use)
     assert (club(eager, 1).goals, club(eager, 1).conceded) == (1, 0)
     assert club(eager, 1).res[0] == club(calm, 1).res[0]
+
+
+def test_the_referees_goal_after_the_match_is_the_result_the_bets_count() -> None:
+    # 003 l.76 ("6: your Opponent scores", after the match) with Betting (l.415: "Check the results of Matches of all
+    # players"): Seat 1's 2–0 turns 2–2 on two 6s, and the week's bets count Seat 1's draw (1), not a win (3)
+    profile = _profile()
+    state = _lined(["pl_str", "pl_hot"], modules=("referee", "betting"))
+    state, _ = _play(state, UNJUST, STR_HOT_FAS, KICKOFF, 6, 6)
+    assert club(state, 1).result == "draw"
+    said: list[dict[str, Any]] = []
+    for _ in range(500):
+        if state.week == 2:
+            break
+        options = engine.legal_events(profile, state)
+        pick = next((o for o in options if o["type"] in ("pass", "keep")), None) or \
+            next((o for o in options if o["type"] == "roll"), options[0])
+        step = engine.apply(profile, state, pick)
+        said += step.announcements
+        state = step.state
+    settled = next(a for a in said if a["kind"] == "bet_settled")
+    assert settled["results"]["seat:1"] == 1
