@@ -13,7 +13,7 @@ from engine.cards import Ability, Effect, Staff
 from engine.state import Held, State
 
 from tests.engine.helpers import (
-    at_stage, board_meeting, club, demo, director, refused, run, set_club, started, tuesday, with_cards,
+    at_stage, board_meeting, club, demo, director, footballer, refused, run, set_club, started, tuesday, with_cards,
 )
 from tests.engine.test_match_and_round import BASIC, EMPTY, STRONG, lineup, matchday, plain
 
@@ -215,3 +215,32 @@ def test_the_d10_injures_the_card_of_that_number_that_played() -> None:
     step = engine.apply(profile, state, {"type": "roll", "seat": 1, "value": 10})
     assert next(a for a in step.announcements if a["kind"] == "no_effect")["jersey"] == 11
     assert all(h.injury == 0 for h in club(step.state, 1).players)
+
+
+def test_a_footballers_ability_he_may_use_waits_for_the_club_even_with_its_resources_assigned() -> None:
+    """l.617 "To activate the Player card action, you must assign additional [resources] ... and you may spend them at
+    the indicated moment": assigning 1 Operation to him is not using it; his +1 € comes only with `use_card`, paid
+    from what lies on him. Unused, the Operation stays on the card and the € never comes."""
+    able = footballer("pl_t_able", 9, "attack", 2, ("fwd",), abilities=(
+        Ability(timing="before_match", optional=True, cost=(("operation", 1),), effects=(Effect.of("gain", resource="budget", amount=1),)),))
+    profile, state = matchday(seats=(1,), opponents=(EMPTY.id,), profile=with_cards(demo(), STRONG, EMPTY, able))
+    state = set_club(state, 1, players=(Held(able.id, trained=True),), res=(0, 0, 1, 1))
+    field_him = {**lineup(1, NINE + [{"zone": "fwd_left", "jersey": 9, "card": able.id}]), "assign": {able.id: {"operation": 1}}}
+    state = run(profile, [field_him], state)
+    assert club(state, 1).res == (0, 0, 0, 0) and club(state, 1).held(able.id).assigned == (0, 0, 1, 0)
+    assert [m["card"] for m in engine.view(profile, state)["awaiting"][0]["may_use"]] == [able.id]
+    unused = run(profile, [{"type": "kickoff", "seat": 1}], state)
+    assert club(unused, 1).res[0] == 0
+    used = run(profile, [{"type": "use_card", "seat": 1, "card": able.id}, {"type": "kickoff", "seat": 1}], state)
+    assert club(used, 1).res[0] == 1 and club(used, 1).held(able.id).assigned == (0, 0, 0, 0)
+
+
+def test_a_suspended_director_still_votes() -> None:
+    """engine/RULES.md "Board meeting votes": l.845 "You cannot use their actions or features" leaves the vote, which
+    the club does not use: yellow (suspended), yellow, blue on face 1 is two votes to one, yellow wins (2 Fitness)."""
+    profile, state = _meeting("yyyyyy", "yyyyyy", "bbbbbb",
+                              yellow=(Effect.of("gain", resource="fitness", amount=2),),
+                              blue=(Effect.of("gain", resource="operation", amount=2),))
+    state = set_club(state, 1, suspended=(("dir_t0", 1),))
+    after = _kept(profile, engine.apply(profile, state, {"type": "roll", "seat": 1, "value": 1}).state)
+    assert club(after, 1).res == (0, 0, 0, 2)

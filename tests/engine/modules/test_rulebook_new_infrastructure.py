@@ -128,3 +128,14 @@ def test_a_suspended_token_produces_nothing() -> None:
     assert club(state, 1).suspension_on("kids_fan_zone")
     assert not any(a["kind"] == "token_production" and a["seat"] == 1 for a in said)
     assert club(state, 1).res[1] == 2
+
+
+def test_a_new_token_counts_on_the_infrastructure_maintenance_track() -> None:
+    """l.281 "the same as any other regular Stadium Infrastructure token": the demo's Infrastructure track asks
+    0, 0, 0, 1 € by the tokens built; lighting and merchandise cost nothing, a Youth Academy with them makes three:
+    1 € at the End of the round."""
+    for built, due in ((("lighting", "merchandise"), 0), (("lighting", "merchandise", "youth_academy"), 1)):
+        state = at_stage(demo(), _tuesday(infrastructure=built, players=(), staff=()), "results")
+        _, said = _to_monday(set_club(state, 1, res=(5, 0, 0, 0)))
+        maintenance = next(a for a in said if a["kind"] == "maintenance" and a["seat"] == 1)
+        assert maintenance["due"] == due
