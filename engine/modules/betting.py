@@ -40,6 +40,9 @@ NUMBERS: Final = {"win": 3, "draw": 1, "loss": 0}
 KINDS: Final = ("space", "border", "corner")  # a token on 1, 2 or 4 spaces
 #: Betting tokens in the box: one for each of four clubs; with fewer clubs the rest lie on Opponent cards (l.383).
 TOKENS: Final = 4
+#: The first revision of the readings (engine/RULES.md, "Revisions") in which a bet's own € are at most what the club
+#: still has when the bets are shown (a correction may have taken some after the bet was placed).
+KEPT_REVISION: Final = 3
 
 # -- what the table says ----------------------------------------------------------------------------------------
 
@@ -379,14 +382,17 @@ def _label(profile: Any, bet: Bet) -> str:
 def _end(tx: Tx) -> None:
     """Every club has answered: the bets are shown at once, and the € of the clubs' own go onto their tokens."""
     mine = _mine(tx.state)
-    for bet in mine.bets:
+    bets = mine.bets
+    if tx.state.game.revision >= KEPT_REVISION:  # the token holds the € of its own the club still has
+        bets = tuple(b if b.stake <= tx.club(b.seat).res[0] else b._replace(stake=tx.club(b.seat).res[0]) for b in bets)
+    for bet in bets:
         if bet.stake:
             tx.put(with_res(tx.club(bet.seat), "budget", -bet.stake))
-    tx.put_slice(NAME, evolve(mine, revealed=True))
+    tx.put_slice(NAME, evolve(mine, bets=bets, revealed=True))
     if not tx.quiet:
-        words = [ONE_BET.format(seat=b.seat, on_token=on_token(b), label=_label(tx.profile, b)) for b in mine.bets]
+        words = [ONE_BET.format(seat=b.seat, on_token=on_token(b), label=_label(tx.profile, b)) for b in bets]
         tx.say("bets", None, REVEALED.format(bets="; ".join(words)) if words else NO_BETS,
-               bets=[_bet_dict(tx.profile, b) for b in mine.bets])
+               bets=[_bet_dict(tx.profile, b) for b in bets])
 
 
 def _bet_dict(profile: Any, bet: Bet) -> dict[str, Any]:

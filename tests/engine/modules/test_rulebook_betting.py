@@ -11,7 +11,7 @@ from engine import errors as E
 from engine.legal import setup_events
 from engine.state import State
 
-from tests.engine.helpers import _prefer_pass, advance_until, at_stage, club, demo, refused, run, set_club
+from tests.engine.helpers import _prefer_pass, at_stage, club, demo, refused, run, set_club
 
 GAME = {"type": "game", "modules": ["betting"], "options": {"weeks": 3}, "revision": engine.REVISION}
 BUDGET = 20
@@ -52,13 +52,21 @@ def _week(seats: list[int], bets: dict[int, dict[str, Any]], rolls: dict[str, in
 
     for seat in seats:
         step({"type": "bet", "seat": seat, **bets[seat]} if seat in bets else {"type": "pass", "seat": seat})
+    return _to_monday(state, said, rolls), said
+
+
+def _to_monday(state: State, said: list[dict[str, Any]], rolls: dict[str, int] | None = None) -> State:
+    """The week played on from its Betting to the next Monday, the Opponent dice rolling these faces (team -> face;
+    a team not named rolls a 2), keeping what is announced; the rest of the week (abilities passed, Maintenance) is
+    the same however the clubs bet."""
+    profile = demo()
     state = _play(state, lambda s: s.stage == "results", said)
     while state.stage == "results" and state.awaiting and state.awaiting[0].get("purpose") == "opponent_die":
         team = state.awaiting[0]["team"]
-        step({"type": "roll", "seat": None, "team": team, "value": (rolls or {}).get(team, 2)})
-    # the rest of the week (abilities passed, Maintenance) is the same in both plays of it
-    state = _play(state, lambda s: s.week == 2, said)
-    return state, said
+        step = engine.apply(profile, state, {"type": "roll", "seat": None, "team": team, "value": (rolls or {}).get(team, 2)})
+        said.extend(step.announcements)
+        state = step.state
+    return _play(state, lambda s: s.week == 2, said)
 
 
 def _play(state: State, done: Any, said: list[dict[str, Any]]) -> State:
@@ -279,3 +287,31 @@ def test_a_team_with_a_token_played_by_several_clubs_counts_its_best_result() ->
     settled = next(a for a in said if a["kind"] == "bet_settled")
     assert settled["results"]["opp_downtown_4"] == 3 and settled["space"] == "3/1/0/0"
     assert [(a["seat"], a["gain"]) for a in said if a["kind"] == "bet_won"] == [(1, 4)]
+
+
+def test_a_bets_own_euros_are_at_most_what_the_club_still_has_when_the_bets_are_shown() -> None:
+    # 003 l.391: "each player places 1 € from the supply and as many € from their supply as they like": the € lie on
+    # the token from then on.  Seat 1 bets its 3 € on 1/1/0/0; before the others answer, the table corrects its
+    # budget by -2: only 1 € of its own is left to lie on the token, so it holds 2 € and a win pays 2 × 4 = 8 €.
+    profile = demo()
+    state = _at_betting([1, 2, 3], ["opp_downtown_4"], budget=3)
+    state = run(profile, [{"type": "bet", "seat": 1, "on": "1/1/0/0", "stake": 3},
+                          {"type": "adjust", "seat": 1, "what": "budget", "delta": -2, "reason": "correction"},
+                          {"type": "pass", "seat": 2}, {"type": "pass", "seat": 3}], state)
+    assert club(state, 1).res[0] == 0
+    assert engine.view(profile, state, "table")["modules"]["betting"]["bets"][0]["on_token"] == 2
+    said: list[dict[str, Any]] = []
+    _to_monday(state, said)
+    assert [(a["seat"], a["gain"]) for a in said if a["kind"] == "bet_won"] == [(1, 8)]
+
+
+def test_a_game_begun_under_revision_2_keeps_the_stake_as_bet() -> None:
+    # engine/RULES.md "Revisions": older games replay as recorded (the token kept the 3 € bet)
+    profile = demo()
+    state = at_stage(profile, run(profile, [{**e, "revision": 2} if e["type"] == "game" else e
+                                            for e in _setup([1, 2, 3], ["opp_downtown_4"])]), "betting")
+    state = set_club(state, 1, res=(3,) + club(state, 1).res[1:])
+    state = run(profile, [{"type": "bet", "seat": 1, "on": "1/1/0/0", "stake": 3},
+                          {"type": "adjust", "seat": 1, "what": "budget", "delta": -2, "reason": "correction"},
+                          {"type": "pass", "seat": 2}, {"type": "pass", "seat": 3}], state)
+    assert engine.view(profile, state, "table")["modules"]["betting"]["bets"][0]["on_token"] == 4
