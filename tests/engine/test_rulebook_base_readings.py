@@ -244,3 +244,19 @@ def test_a_suspended_director_still_votes() -> None:
     state = set_club(state, 1, suspended=(("dir_t0", 1),))
     after = _kept(profile, engine.apply(profile, state, {"type": "roll", "seat": 1, "value": 1}).state)
     assert club(after, 1).res == (0, 0, 0, 2)
+
+
+def test_a_d10_on_monday_hits_the_card_of_that_number_held_longest() -> None:
+    """A Board meeting decision "injure a footballer the d10 names" on Monday, before any lineup: the club holds
+    STRONG (#9, held first) and Ivan Petrov (#9); face 8 names number 9 and STRONG takes the token for a week
+    (engine/RULES.md "The injury d10")."""
+    directors = [director(f"dir_t{i}", "yyyyyy") for i in range(3)]
+    card = board_meeting("bm_t_hurt", yellow=(Effect.of("injure", target="roll_d10", weeks=1),),
+                         blue=(Effect.of("gain", resource="budget", amount=1),))
+    profile = with_cards(demo(), card, STRONG, *directors)
+    state = set_club(started(profile, seats=(1,)), 1, directors=tuple(d.id for d in directors), res=(0, 0, 0, 0),
+                     players=(Held(STRONG.id), Held("pl_23", trained=True)))
+    state = run(profile, [{"type": "board_meeting", "seat": 1, "card": card.id}, {"type": "roll", "seat": 1, "value": 2}], state)
+    assert state.awaiting[0]["purpose"] == "injury"
+    state = run(profile, [{"type": "roll", "seat": 1, "value": 8}], state)
+    assert (club(state, 1).held(STRONG.id).injury, club(state, 1).held("pl_23").injury) == (1, 0)
