@@ -8,6 +8,8 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+import pytest
+
 import engine
 from engine import errors as E
 from engine.cards import ZONES, PlayerCard
@@ -19,7 +21,7 @@ from tests.engine.helpers import at_stage, club, demo, footballer, opponent, ref
 GAME = {"type": "game", "modules": ["referee"], "revision": engine.REVISION}
 # The referees by their d6 face (003 l.66, l.84) and a d12 face for each group of tags (l.69–80)
 UNJUST, METICULOUS, INEXPERIENCED, FRIENDLY, GOAL_EAGER, PERFECTIONIST = 1, 2, 3, 4, 5, 6
-NBL_STR_SUP, HAR_HOT_GLA, SWI_HEA_PEN_LOW = 1, 2, 4  # l.69, l.70 and l.72 (QUI/PER/SWI)
+NBL_STR_SUP, HAR_HOT_GLA, QUI_PER_SWI = 1, 2, 4  # l.69, l.70, l.72
 STR_HOT_FAS, SWI_HEA_PEN = 8, 12  # l.76, l.80
 # Every League result's points (demo board): a win 3, a draw 1, a loss 0
 WIN, DRAW, LOSS = 3, 1, 0
@@ -131,6 +133,22 @@ def test_each_reroll_of_the_referees_dice_costs_one_fanbase_until_there_is_none(
     assert state.awaiting[0]["need"] != "keep_or_reroll"
     call = next(a for a in said if a["kind"] == "referee")
     assert (call["referee"], call["d6"], call["d12"]) == ("Meticulous", METICULOUS, STR_HOT_FAS)
+
+
+# The leaflet's rows, d12 faces 1 to 12 (003 l.69–80), and each referee's cell for faces 1–6 and 7–12 (l.66, l.84)
+LEAFLET_TAGS = ["NBL/STR/SUP", "HAR/HOT/GLA", "LON/FAS/DIV", "QUI/PER/SWI", "BOD/FAN/HEA", "SPR/SMA/PEN",
+                "NBL/HAR/LON", "STR/HOT/FAS", "SUP/GLA/DIV", "QUI/BOD/SPR", "PER/FAN/SMA", "SWI/HEA/PEN"]
+LEAFLET_REFEREES = ["Unjust", "Meticulous", "Inexperienced", "Friendly", "Goal eager", "Perfectionist"]
+
+
+@pytest.mark.parametrize("d12", range(1, 13))
+def test_the_d12_names_the_leaflets_row_of_tags_and_the_d6_its_referee(d12: int) -> None:
+    # 003 l.64: "resolve the corresponding effect": the row of the d12, the column of the d6
+    d6 = (d12 - 1) % 6 + 1
+    _, said = _play(_lined(["pl_str"]), d6, d12)
+    call = next(a for a in said if a["kind"] == "referee")
+    assert "/".join(call["tags"]) == LEAFLET_TAGS[d12 - 1]
+    assert call["referee"] == LEAFLET_REFEREES[d6 - 1]
 
 
 # -- Unjust (l.69–80) -------------------------------------------------------------------------------------------
@@ -249,7 +267,7 @@ def test_inexperienced_turns_the_match_consequences_injury_into_a_suspension_for
     assert (_held(state, "pl_hot").injury, _held(state, "pl_hot").suspension) == (0, 1)
     # watching a tag nobody shows (QUI/PER/SWI), the same dice injure him
     state = _lined(["pl_str", "pl_hot"])
-    state, _ = _play(state, INEXPERIENCED, SWI_HEA_PEN_LOW, KICKOFF, 1, 9)
+    state, _ = _play(state, INEXPERIENCED, QUI_PER_SWI, KICKOFF, 1, 9)
     assert (_held(state, "pl_hot").injury, _held(state, "pl_hot").suspension) == (1, 0)
 
 
