@@ -19,7 +19,7 @@ from engine.state import Held, State
 from tests.engine.helpers import at_stage, club, demo, footballer, opponent, refused, run, set_club, with_cards
 
 GAME = {"type": "game", "modules": ["referee"], "revision": engine.REVISION}
-# The referees by their d6 face (003 l.66, l.84) and a d12 face for each group of tags (l.69–80)
+# The referees by their d6 face (003 l.68, l.84) and a d12 face for each group of tags (l.69–80)
 UNJUST, METICULOUS, INEXPERIENCED, FRIENDLY, GOAL_EAGER, PERFECTIONIST = 1, 2, 3, 4, 5, 6
 NBL_STR_SUP, HAR_HOT_GLA, QUI_PER_SWI = 1, 2, 4  # l.69, l.70, l.72
 STR_HOT_FAS, SWI_HEA_PEN = 8, 12  # l.76, l.80
@@ -135,7 +135,7 @@ def test_each_reroll_of_the_referees_dice_costs_one_fanbase_until_there_is_none(
     assert (call["referee"], call["d6"], call["d12"]) == ("Meticulous", METICULOUS, STR_HOT_FAS)
 
 
-# The leaflet's rows, d12 faces 1 to 12 (003 l.69–80), and each referee's cell for faces 1–6 and 7–12 (l.66, l.84)
+# The leaflet's rows, d12 faces 1 to 12 (003 l.69–80), and each referee's cell for faces 1–6 and 7–12 (l.68, l.84)
 LEAFLET_TAGS = ["NBL/STR/SUP", "HAR/HOT/GLA", "LON/FAS/DIV", "QUI/PER/SWI", "BOD/FAN/HEA", "SPR/SMA/PEN",
                 "NBL/HAR/LON", "STR/HOT/FAS", "SUP/GLA/DIV", "QUI/BOD/SPR", "PER/FAN/SMA", "SWI/HEA/PEN"]
 LEAFLET_REFEREES = ["Unjust", "Meticulous", "Inexperienced", "Friendly", "Goal eager", "Perfectionist"]
