@@ -13,11 +13,15 @@ level 2 produces 2 €, 2 Fanbase, 1 Operation, 3 Fitness.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 import engine
 from engine import errors as E
 from engine.legal import setup_events
+from engine.loader import DataError, clear_cache
 from engine.state import Held, State, evolve
 
 from tests.engine.helpers import at_stage, club, demo, refused, run, set_club
@@ -139,3 +143,20 @@ def test_a_new_token_counts_on_the_infrastructure_maintenance_track() -> None:
         _, said = _to_monday(set_club(state, 1, res=(5, 0, 0, 0)))
         maintenance = next(a for a in said if a["kind"] == "maintenance" and a["seat"] == 1)
         assert maintenance["due"] == due
+
+
+def test_a_production_ability_with_a_cost_is_refused_on_load(tmp_path: Path) -> None:
+    """l.283 "On Monday, during Production, resolve their effects": a Production ability always applies, so a cost
+    on it would never be paid (the token would produce for free); the owner's file is refused naming the field."""
+    (tmp_path / "profile.toml").write_text('name = "Production test"\ninherit = "demo"\n')
+    (tmp_path / "new_infrastructure.toml").write_text(
+        '[[infrastructure]]\nid = "gym"\nname = "Gym"\ncost = 3\nvp = 1\n'
+        'abilities = [{ timing = "production", cost = { budget = 1 }, effects = [{ op = "gain", resource = "fanbase", amount = 2 }] }]\n')
+    clear_cache()
+    try:
+        with pytest.raises(DataError) as info:
+            engine.load_profile(tmp_path)
+    finally:
+        clear_cache()
+    assert str(info.value).startswith('new_infrastructure.toml, token gym, field "abilities[1].cost": a Production ability '
+                                      'always applies on Monday')
