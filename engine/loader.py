@@ -92,6 +92,10 @@ DUPLICATE_ID: Final = 'id "{id}" is used twice (also in {other}); every card nee
 WRONG_PREFIX: Final = 'id "{id}" must start with "{prefix}" in {file}'
 USED_TWICE: Final = 'id "{id}" is used twice; every card needs its own id'
 UNKNOWN_CARD: Final = 'no card "{id}" in this profile'
+PRODUCTION_COST: Final = (
+    'a Production ability happens by itself on Monday, so it has no cost to pay first; write what it takes as an '
+    'effect, e.g. { op = "lose", resource = "budget", amount = 1 }'
+)
 MANDATORY_COST: Final = (
     "a mandatory ability (optional = false) happens by itself, so it has no cost to pay first; "
     'write what it takes as an effect, e.g. { op = "lose", resource = "budget", amount = 1 }'
@@ -349,6 +353,9 @@ def _ability(fields: _Fields, refs: _Refs) -> Ability:
     if ability.cost and not ability.optional:
         # nothing would ever pay it: costless abilities happen by themselves, costed ones wait for the club's choice
         fields.fail("cost", MANDATORY_COST)
+    if ability.cost and ability.timing == "production":
+        # Production happens by itself on Monday (000 l.288, 003 l.283): nothing would pay the cost first
+        fields.fail("cost", PRODUCTION_COST)
     fields.done()
     return ability
 

@@ -26,9 +26,6 @@ FILE: Final = "new_infrastructure.toml"
 SPACE: Final = "improvement"
 ON_IMPROVEMENT: Final = ('a new token is built on an empty improvement space, not on a Stands or adboard space '
                          '(003 l.281): leave space out or write "improvement"')
-PRODUCTION_COST: Final = ('a Production ability always applies on Monday (003 l.283: "resolve their effects"), so it has '
-                          'no cost to pay first; write what it takes as an effect, e.g. { op = "lose", resource = '
-                          '"budget", amount = 1 }')
 SAME_ID: Final = 'id "{id}" is a Stadium Infrastructure kind of board.toml already; give the new token its own id'
 
 
@@ -39,10 +36,6 @@ def _read(fields: Fields, cards: Mapping[str, Any]) -> tuple[InfrastructureKind,
         if kind.space != SPACE or kind.stands or kind.adboard_slots:
             field = "stands" if kind.stands else "adboard_slots" if kind.adboard_slots else "space"
             raise DataError(FIELD_PROBLEM.format(where=f"{FILE}, token {kind.id}", field=field, problem=ON_IMPROVEMENT))
-        for i, ability in enumerate(kind.abilities, start=1):
-            if ability.timing == "production" and ability.cost:
-                raise DataError(FIELD_PROBLEM.format(where=f"{FILE}, token {kind.id}", field=f"abilities[{i}].cost",
-                                                     problem=PRODUCTION_COST))
     fields.done()
     return kinds
 

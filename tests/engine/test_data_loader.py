@@ -13,6 +13,7 @@ from engine.loader import (
     BAD_TOML,
     DEMO_FOLDER,
     MANDATORY_COST,
+    PRODUCTION_COST,
     MISSING_FILE,
     NOT_A_FOLDER,
     DataError,
@@ -132,6 +133,15 @@ def test_a_mandatory_ability_with_a_cost_is_refused_since_nothing_would_pay_it(o
     message = load_error(owner)
     assert re.match(r'players\.toml, card pl_\d+, field "untrained\.abilities\[1\]\.cost": ', message)
     assert message.endswith(MANDATORY_COST)
+
+
+def test_a_production_ability_with_a_cost_is_refused_since_nothing_would_pay_it(owner: Path) -> None:
+    # 000 l.288: Production is Monday's own step, done by itself; a cost on it would never be paid (the card would
+    # produce for free), on a Staff card as on a Stadium Infrastructure token
+    edit(owner, "staff.toml", '{ timing = "action", cost = { fitness = 1 }', '{ timing = "production", cost = { fitness = 1 }')
+    message = load_error(owner)
+    assert re.match(r'staff\.toml, card st_\d+, field "abilities\[1\]\.cost": ', message)
+    assert message.endswith(PRODUCTION_COST)
 
 
 def test_a_jersey_target_without_a_jersey_is_refused(owner: Path) -> None:

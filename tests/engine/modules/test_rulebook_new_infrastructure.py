@@ -159,4 +159,4 @@ def test_a_production_ability_with_a_cost_is_refused_on_load(tmp_path: Path) -> 
     finally:
         clear_cache()
     assert str(info.value).startswith('new_infrastructure.toml, token gym, field "abilities[1].cost": a Production ability '
-                                      'always applies on Monday')
+                                      'happens by itself on Monday')
