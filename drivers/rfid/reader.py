@@ -5,7 +5,9 @@
 
 * its wait loop tests ``~(n & 0x01)``, which is never false, so the timer interrupt is ignored and an empty
   poll spins through 2,000 register reads: :meth:`Reader._wait` sleeps for the time the exchange takes on
-  air and then honours RxIRq/IdleIRq/ErrIRq/TimerIRq, with a sub-millisecond timer for polling;
+  air and then honours RxIRq/IdleIRq/ErrIRq/TimerIRq, with a sub-millisecond timer for polling, where
+  :meth:`Reader._poll_exchange` stops the receiver and reads the interrupt, error and FIFO level registers in
+  one transfer, leaving the chip idle with an empty FIFO: an empty poll takes 6 transfers;
 * it reads cascade level 1 only, so every 7-byte NTAG UID comes back as ``88 …``: :meth:`Reader._select`
   walks cascade levels 1 to 3;
 * a card left on the reader stays READY/ACTIVE and ignores the next REQA, so it reads present every other
@@ -83,8 +85,8 @@ NOT_FOUND = ("MFRC522 not found on SPI{bus}.{device} (version register read 0x{v
 NO_SPI_NODE = ("SPI{bus}.{device} is not available (/dev/spidev{bus}.{device} is missing): "
                "enable it with {overlay} in /boot/firmware/config.txt and reboot.")
 SPI_FAILED = "SPI transfer to the reader on SPI{bus}.{device} failed ({error}): check its wiring."
-NO_INTERRUPT = ("The MFRC522 on SPI{bus}.{device} never finished a command (no interrupt after {checks} checks): "
-                "it may have reset; it will be set up again.")
+NO_INTERRUPT = ("The MFRC522 on SPI{bus}.{device} never finished a command (no interrupt when it should have answered "
+                "or timed out): it may have reset; it will be set up again.")
 REAL_UNAVAILABLE = ("The real RFID backend needs the spidev and RPi.GPIO modules ({error}). On a Pi install "
                     "Touchline with its [pi] extra (rpi-lgpio provides RPi.GPIO on a Pi 5); elsewhere set "
                     "TOUCHLINE_BACKEND=sim.")
@@ -133,6 +135,7 @@ class Reader:
         self._lock = threading.RLock()
         self._closed = False
         self._ready = False  # True while the chip sits in Transceive after a completed reception
+        self._settled = False  # True while the chip sits in Idle with its FIFO empty, after a polling exchange
         self._timer: float | None = None
         self._known: bytes | None = None
         self._holding = False  # the known card was left in READY by the last presence check
@@ -289,7 +292,8 @@ class Reader:
         self._timer = None
         self._set_timer(POLL_TIMEOUT)
         self._w(R.RF_CFG, R.rf_cfg_for(self.gain_db))
-        self._ready = False
+        # The library's set-up starts with a SoftReset, which leaves the chip in Idle with an empty FIFO (10.3.1.10).
+        self._ready, self._settled = False, True
         self._known = None
         self._holding = False
 
@@ -301,8 +305,8 @@ class Reader:
 
     def _wrong_settings(self) -> str:
         wrong = []
-        for register, (mask, value) in self._expected().items():
-            got = self._r(register)
+        expected = self._expected()
+        for (register, (mask, value)), got in zip(expected.items(), self._read_many(*expected), strict=True):
             if got & mask != value:
                 wrong.append(f"{_REGISTER_NAMES[register]} 0x{got:02X}{_MEANING.get(register, '')}")
         return ", ".join(wrong)
@@ -335,6 +339,10 @@ class Reader:
     def _r(self, register: int) -> int:
         return int(self._chip.Read_MFRC522(register))
 
+    def _read_many(self, *registers: int) -> list[int]:
+        """Several registers in one transfer: each byte after the address names the next register (8.1.2.1)."""
+        return list(self._spi.xfer2([((r << 1) & 0x7E) | 0x80 for r in registers] + [0])[1:])
+
     def _fifo_write(self, data: bytes) -> None:
         self._spi.xfer2([(R.FIFO_DATA << 1) & 0x7E, *data])
 
@@ -348,11 +356,13 @@ class Reader:
 
     def _exchange(self, frame: bytes, tx_bits: int = 0, reply_bytes: int = 0, *, partial: bool = False) -> bytes | None:
         """Send a frame and return the card's answer (None: no answer, or a garbled one)."""
-        if not self._ready:
+        settled, self._settled = self._settled, False
+        if not self._ready and not settled:
             self._w(R.COMMAND, R.CMD_IDLE)
         if reply_bytes:
             self._w(R.COMM_IRQ, 0x7F)  # clear every interrupt bit
-        self._w(R.FIFO_LEVEL, R.FLUSH_BUFFER)
+        if not settled:
+            self._w(R.FIFO_LEVEL, R.FLUSH_BUFFER)
         self._fifo_write(frame)
         if not self._ready:
             self._w(R.COMMAND, R.CMD_TRANSCEIVE)
@@ -365,11 +375,13 @@ class Reader:
             self._sleep(tx_air + self._timer + _MARGIN)
             self._ready = self._heard = False
             return None
+        if self._timer <= 2 * POLL_TIMEOUT and not partial:
+            return self._poll_exchange(tx_air, R.air_seconds(reply_bytes))
         irq = self._wait(tx_air, R.air_seconds(reply_bytes), R.IRQ_RX)
         self._ready = self._heard = bool(irq & R.IRQ_RX)
         if irq & R.IRQ_ERR:
             error = self._r(R.ERROR)
-            if error & (R.ERR_BUFFER_OVFL | R.ERR_COLL | R.ERR_PARITY | R.ERR_PROTOCOL | R.ERR_CRC):
+            if error & _GARBLED:
                 log.debug("reader %s: garbled answer (ErrorReg 0x%02X)", self.name, error)
                 self._ready = False
                 return None
@@ -377,6 +389,31 @@ class Reader:
             return None
         data = self._fifo_read(self._r(R.FIFO_LEVEL))
         self._last_bits = self._r(R.CONTROL) & 0x07 if partial else 0
+        return data
+
+    def _poll_exchange(self, tx_air: float, reply_air: float) -> bytes | None:
+        """The end of an exchange under the short polling timer: one sleep covers the answer or the timeout; then
+        Idle stops the receiver (a Transceive that timed out keeps listening until told to stop) and one transfer
+        reads ComIrqReg, ErrorReg and FIFOLevelReg, so the next exchange needs neither Idle nor a FIFO flush."""
+        assert self._timer is not None
+        self._sleep(tx_air + max(R.FDT_SECONDS + reply_air, self._timer) + _MARGIN)
+        self._w(R.COMMAND, R.CMD_IDLE)
+        self._ready = False
+        irq, error, level = self._read_many(R.COMM_IRQ, R.ERROR, R.FIFO_LEVEL)
+        if irq & 0x80 or not irq & (R.IRQ_RX | R.IRQ_TIMER | R.IRQ_ERR):  # Set1 reads 0 unless MISO floats
+            self.check()
+            raise DeviceIOError(NO_INTERRUPT.format(bus=self.bus, device=self.device))
+        self._heard = bool(irq & R.IRQ_RX)
+        if irq & R.IRQ_ERR and error & _GARBLED:
+            log.debug("reader %s: garbled answer (ErrorReg 0x%02X)", self.name, error)
+            self._settled = level == 0
+            return None
+        if not irq & R.IRQ_RX:
+            self._settled = level == 0
+            return None
+        data = self._fifo_read(level)
+        self._last_bits = 0
+        self._settled = True  # Idle, and every byte the FIFO held is read
         return data
 
     def _wait(self, tx_air: float, reply_air: float, done: int) -> int:
@@ -396,7 +433,7 @@ class Reader:
             self._sleep(step)
         self._ready = False
         self.check()
-        raise DeviceIOError(NO_INTERRUPT.format(bus=self.bus, device=self.device, checks=_MAX_IRQ_CHECKS))
+        raise DeviceIOError(NO_INTERRUPT.format(bus=self.bus, device=self.device))
 
     def _halt(self) -> None:
         self._exchange(_HLTA)
@@ -508,7 +545,7 @@ class Reader:
         self._w(R.FIFO_LEVEL, R.FLUSH_BUFFER)
         self._fifo_write(bytes((command, block)) + bytes(key) + uid[-4:])
         self._w(R.COMMAND, R.CMD_MF_AUTHENT)
-        self._ready = False
+        self._ready = self._settled = False
         on_air = R.air_seconds(4) + R.FDT_SECONDS * 2 + R.air_seconds(4) + R.air_seconds(8)
         irq = self._wait(on_air, R.air_seconds(4), R.IRQ_IDLE)
         if not irq & R.IRQ_IDLE or not self._r(R.STATUS2) & R.STATUS2_CRYPTO1_ON:
@@ -532,6 +569,7 @@ class Reader:
                 raise CardError(CARD_IO.format(block=block, uid=shown, action="written", why=why))
 
 
+_GARBLED = R.ERR_BUFFER_OVFL | R.ERR_COLL | R.ERR_PARITY | R.ERR_PROTOCOL | R.ERR_CRC
 _REGISTER_NAMES = {R.TX_CONTROL: "TxControlReg", R.TX_ASK: "TxASKReg", R.T_MODE: "TModeReg", R.RF_CFG: "RFCfgReg"}
 _MEANING = {R.TX_CONTROL: " (antenna off)", R.T_MODE: " (timer not started by transmissions)"}
 
@@ -564,7 +602,7 @@ class _Guard:
         reader = self._reader
         reader._lock.release()
         if exc is not None and isinstance(exc, OSError) and not isinstance(exc, DriverError):
-            reader._ready = False
+            reader._ready = reader._settled = False
             raise DeviceIOError(SPI_FAILED.format(bus=reader.bus, device=reader.device, error=exc)) from exc
 
 
