@@ -52,6 +52,10 @@ NEED_SHORT: Final = "Unique Setup cards"
 NEED_HINT: Final = "Place on Play page"
 PLACED: Final = "Seat {seat} plays {green} green side up ({green_text}) and {red} red side up ({red_text})."
 SETUP_ONLY: Final = "Unique Setup cards are placed at the setup, before week 1 begins."
+SHORT_DECK: Final = ("The deck {profile} has {cards} Unique Setup cards and each club draws two: {clubs} clubs need {need}. "
+                     "Add cards to unique_setup.toml, or play with fewer clubs or without Unique Setup cards.")
+#: The first revision of the readings (engine/RULES.md, "Revisions") refusing a club the deck has no two cards for.
+SHORT_DECK_REVISION: Final = 3
 ALREADY: Final = "Seat {seat} has placed its Unique Setup cards already ({green} green, {red} red)."
 SAME_CARD: Final = "Seat {seat} plays two different Unique Setup cards: one green side up, the other red."
 TAKEN: Final = "{name} lies on Seat {seat}'s boards already: each club draws its own two cards."
@@ -265,6 +269,15 @@ def _decode(data: Any) -> Placed:
 # -- the setup --------------------------------------------------------------------------------------------------
 
 
+def _club_check(tx: Tx, seat: int) -> None:
+    """Each club draws two cards (003 l.191): a club joining when the deck holds no two more is refused, rather than
+    the setup waiting for cards nobody can draw."""
+    clubs = len(tx.state.clubs) + 1
+    have = len(cards_of(tx.profile))
+    if have < 2 * clubs and tx.state.game.revision >= SHORT_DECK_REVISION:
+        raise E.NotAllowed(SHORT_DECK.format(profile=tx.profile.name, cards=have, clubs=clubs, need=2 * clubs))
+
+
 def _on_place(tx: Tx) -> None:
     """``unique_setup``: the two cards a club drew, the one played green side up and the one red side up."""
     seat = seat_of(tx.event)
@@ -417,7 +430,7 @@ UNIQUE_SETUP = host.register(host.Module(
     events={"unique_setup": host.EventSpec("seat, green, red: the Unique Setup cards the club plays green side up "
                                            "and red side up (setup)", _on_place)},
     hooks={"board": _board, "after_match": _after_match, "setup_busy": _setup_busy, "awaiting": _awaiting, "view": _view,
-           "candidates": _candidates},
+           "candidates": _candidates, "club_check": _club_check},
     data=(host.DataFile(FILE, _read, doc="the eight cards: each side's words and what it changes on the boards"),),
     state=host.Slice(initial=lambda game: Placed(), decode=_decode),
 ))

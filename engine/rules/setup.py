@@ -47,6 +47,7 @@ def on_club(tx: Tx) -> None:
         raise E.NotAllowed(E.SEAT_TAKEN.format(seat=seat, name=taken.name))
     if len(tx.state.clubs) >= setup.max_clubs:
         raise E.NotAllowed(E.TOO_MANY_CLUBS.format(count=len(tx.state.clubs), max=setup.max_clubs))
+    tx.rules.club_check(tx, seat)  # type: ignore[attr-defined]
     trainers = setup.first_trainers
     trainer = trainers[len(tx.state.clubs) % len(trainers)] if trainers else None
     start = tx.board(seat).stat_start

@@ -263,3 +263,25 @@ def test_a_unique_setup_game_replays_and_survives_json() -> None:
     profile, state = _tuesday({1: ("us_8", "us_1"), 2: ("us_2", "us_3")})
     again = State.from_dict(json.loads(json.dumps(state.to_dict())))
     assert again == state and isinstance(again.slice("unique_setup"), U.Placed)
+
+
+def test_a_club_the_deck_has_no_two_cards_for_is_refused_when_it_joins_not_left_waiting(tmp_path: Path) -> None:
+    # 003 l.191: "each player draws 2 random Unique Setup cards": an owner's deck of five cards serves two clubs; a
+    # third joining is refused with what to do, rather than the setup waiting for cards nobody can draw
+    demo_text = (Path(engine.__file__).parent / "data" / "demo" / "unique_setup.toml").read_text(encoding="utf-8")
+    blocks = demo_text.split("[[card]]")
+    (tmp_path / "profile.toml").write_text('name = "Small deck"\ninherit = "demo"\n')
+    (tmp_path / "unique_setup.toml").write_text("[[card]]".join(blocks[:6]), encoding="utf-8")
+    clear_cache()
+    try:
+        profile = engine.load_profile(tmp_path)
+    finally:
+        clear_cache()
+    assert len(U.cards_of(profile)) == 5
+    game = {"type": "game", "modules": ["unique_setup"], "revision": engine.REVISION}
+    two = run(profile, [game, {"type": "club", "seat": 1}, {"type": "club", "seat": 2}])
+    why = refused(profile, two, {"type": "club", "seat": 3, "name": "Blues"}, E.NotAllowed)
+    assert why == U.SHORT_DECK.format(profile=profile.name, cards=5, clubs=3, need=6)
+    assert "Add cards to unique_setup.toml" in why
+    # a game begun before the check (revision 2) replays as it was recorded
+    assert run(profile, [{**game, "revision": 2}, *({"type": "club", "seat": s} for s in (1, 2, 3))]).clubs[2].seat == 3
