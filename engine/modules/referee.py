@@ -6,10 +6,14 @@ each d12 face names, and for each of the six referees what each d12 face does, a
 leaflet's icons are lost from its text, so each cell is a reading written in engine/RULES.md ("Referee"), and an
 owner corrects a cell by editing the data.
 
-When: after a club's lineup (with its effects before the match) the seat rolls the d6, then the d12; each may be
-rerolled for 1 Fanbase as usual (003 l.64).  The kick-off waits for both.  Effects "before the match" happen once
-both are kept, "this match" ones last until the End of the round, "after the match" ones after the result and
-before the Match consequence roll.  The referee sees the assigned footballers only: those in the lineup.
+When: after a club's lineup (and its effects after the reveal) the seat rolls the d6, then the d12; each may be
+rerolled for 1 Fanbase as usual (003 l.64).  The kick-off, the club's match abilities and its Tactic card wait for
+both.  Effects "before the match" happen once both are kept; then come the club's own effects before the match and
+the cards sitting out shed a token (`finish_before_match`), so that the call covers them (Meticulous ignores a
+tagged footballer's "before the match" roll).  A game of revision 1–2 resolves the club's own effects before the
+match at the lineup, before the dice.  "This match" effects last until the End of the round, "after the match"
+ones come after the result and before the Match consequence roll.  The referee sees the assigned footballers only:
+those in the lineup.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from engine.loader import CARD_FILES, FIELD_PROBLEM, DataError, Fields
 from engine.rules.context import field, replace_held, seat_of, side_of, with_res
 from engine.rules.effects import Ctx, ask_table
 from engine.rules.league import move_team
-from engine.rules.matchday import footballers_by_id, resolve_zones
+from engine.rules.matchday import finish_before_match, footballers_by_id, resolve_zones
 from engine.rules.suspension_and_injury import suspend
 from engine.state import Pending, State, evolve, evolve1
 from engine.tx import Tx
@@ -271,6 +275,12 @@ def _referee_roll(tx: Tx, pending: Pending, value: int) -> None:
 def _tags_roll(tx: Tx, pending: Pending, value: int) -> None:
     seat = pending.seat
     assert seat is not None
+    _call(tx, seat, value)
+    finish_before_match(tx, seat)  # the club's own effects before the match and step 4, under the call
+
+
+def _call(tx: Tx, seat: int, value: int) -> None:
+    """The d12 kept: the call announced and its cell's effects before the match applied."""
     d6, _ = _calls(tx.state).of(seat)
     _put(tx, seat, d6, value)
     found, _, ops = _seat(tx.profile, _calls(tx.state), seat)

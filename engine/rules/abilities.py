@@ -14,12 +14,23 @@ from engine import errors as E
 from engine.cards import Ability, PlayerCard
 from engine.rules.context import describe_quad, event_roll, event_targets, pay, quad_of, replace_held, side_of, unavailable
 from engine.rules.effects import Ctx, apply_abilities, apply_effects, applying_at, choices_of
-from engine.state import Club, Pending, evolve, evolve1
+from engine.state import Club, Pending, State, evolve, evolve1
 from engine.tx import Tx
 
 #: Stages whose moment lets a club use its optional abilities of the same timing (not exhausting the card).
 MOMENT_STAGES = ("monday", "end_of_round", "final_scoring")
 MATCH_TIMINGS = ("after_reveal", "before_match", "during_match", "after_match")
+#: The first revision (engine/RULES.md, "Revisions") in which a club's rolls before the match (the Referee's dice,
+#: its cards' own) come before its match abilities and its Tactic card, as they come before its kick-off.
+ROLLS_FIRST_REVISION = 3
+
+
+def roll_first(state: State, seat: int) -> Pending | None:
+    """What the engine awaits of the seat before anything else of its own (a roll before its match), or None."""
+    for p in state.pending:
+        if p.seat == seat:
+            return p
+    return None
 
 
 def card_abilities(tx: Tx, club: Club) -> tuple[tuple[str, tuple[Ability, ...]], ...]:
@@ -142,6 +153,8 @@ def offered(tx: Tx, club: Club) -> list[tuple[str, Ability]]:
     if stage == "matchday":
         if club.lineup is None or club.consequence_done:
             return out
+        if club.result is None and tx.state.game.revision >= ROLLS_FIRST_REVISION and roll_first(tx.state, club.seat):
+            return out  # its rolls before the match first
         timings: tuple[str, ...] = ("after_match",) if club.result is not None else MATCH_TIMINGS[:3]
         return match_offers(tx, club, timings)
     if stage not in MOMENT_STAGES:

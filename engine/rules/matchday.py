@@ -10,7 +10,7 @@ from typing import Any, Final, Mapping, NamedTuple, Sequence
 
 from engine import errors as E
 from engine.cards import STYLES, ZONES, Opponent, PlayerCard, PlayerSide, Profile
-from engine.rules.abilities import MATCH_TIMINGS, card_abilities, card_actions
+from engine.rules.abilities import MATCH_TIMINGS, ROLLS_FIRST_REVISION, card_abilities, card_actions, roll_first
 from engine.rules.context import (
     describe_quad,
     event_roll,
@@ -370,7 +370,10 @@ def _checked(tx: Tx, club: Club, partial: bool = False) -> tuple[tuple[Placed, .
 def place_lineup(tx: Tx, seat: int) -> None:
     """The lineup of the event (``players``, ``stands``, ``assign``) placed for the club, checked and paid, then the
     effects after the reveal and before the match, and the cards sitting out shed a token (Matchday steps 1–4).
-    A module playing a match its own way (between clubs) places each lineup here when it is revealed."""
+    From revision 3 the modules' step before the match (the Referee's call) comes first among the effects before
+    the match: when it leaves rolls of the seat awaited, the club's own effects and step 4 wait for
+    `finish_before_match`.  A module playing a match its own way (between clubs) places each lineup here when it
+    is revealed."""
     club = tx.club(seat)
     if club.lineup is not None:
         raise E.NotAllowed(E.ALREADY_LINED_UP.format(seat=seat))
@@ -402,8 +405,36 @@ def place_lineup(tx: Tx, seat: int) -> None:
     # the cards that sit out because of their tokens: they shed one at step 4, after the effects before the match
     sitting_out = resting(club)
     apply_mandatory(tx, seat, "after_reveal")
-    apply_mandatory(tx, seat, "before_match")
+    if tx.state.game.revision < ROLLS_FIRST_REVISION:  # a game begun before: the club's effects, then the modules'
+        apply_mandatory(tx, seat, "before_match")
+        tx.rules.before_match(tx, seat)  # type: ignore[attr-defined]
+        shed_tokens(tx, seat, sitting_out)
+        return
+    awaited = tx.state.pending
     tx.rules.before_match(tx, seat)  # type: ignore[attr-defined]
+    if any(p.seat == seat and p not in awaited for p in tx.state.pending):
+        tx.put(set_mod(tx.club(seat), BEFORE_MATCH_WAITS, 1))  # the module's rolls first
+        return
+    apply_mandatory(tx, seat, "before_match")
+    shed_tokens(tx, seat, sitting_out)
+
+
+#: The running modifier of a club whose own effects before the match and step 4 wait for a module's rolls.
+BEFORE_MATCH_WAITS: Final = "before_match_waits:round"
+
+
+def finish_before_match(tx: Tx, seat: int) -> None:
+    """The club's own effects before the match, then its cards sitting out shed a token (Matchday steps 3–4), once
+    the rolls a module's ``before_match`` left awaited are done (the Referee's call, so that its cell's effects
+    before the match cover the club's): the module calls this when they are.  Nothing happens when the club waits
+    for no such rolls (the steps came with its lineup, or were finished already)."""
+    club = tx.club(seat)
+    if not club.mod(BEFORE_MATCH_WAITS):
+        return
+    club = set_mod(club, BEFORE_MATCH_WAITS, -1)
+    tx.put(club)
+    sitting_out = resting(club)  # those with tokens now: nothing since the lineup gave any
+    apply_mandatory(tx, seat, "before_match")
     shed_tokens(tx, seat, sitting_out)
 
 
@@ -507,6 +538,8 @@ def on_tactic_played(tx: Tx) -> None:
     if allowed == 0:
         raise E.NotAllowed(E.TACTIC_NONE.format(seat=seat))
     club = _before_kickoff(tx, seat, "play a Tactic card")
+    if tx.state.game.revision >= ROLLS_FIRST_REVISION:
+        _rolls_first(tx, seat)
     if club.mod("tactics:round") >= allowed:
         raise E.NotAllowed(E.TACTIC_ONE.format(seat=seat))
     card = tx.card(field(ev, "card", str, "the id of the Tactic card played"), "tactic")
@@ -516,6 +549,13 @@ def on_tactic_played(tx: Tx) -> None:
     if not tx.quiet:
         tx.say("tactic_played", seat, f"Seat {seat} plays the Tactic {card.name}.", card=card.id)
     apply_effects(tx, card.effects, Ctx(seat=seat, source=card.id, label=card.name, targets=event_targets(ev), roll=event_roll(ev)))
+
+
+def _rolls_first(tx: Tx, seat: int) -> None:
+    """Refuse what must wait for a roll of the seat before the match (a card's effect, a module's dice)."""
+    waiting = roll_first(tx.state, seat)
+    if waiting is not None:
+        raise E.NotAllowed(E.ROLL_BEFORE_KICKOFF.format(seat=seat, die=waiting.die))
 
 
 def use_match_card(tx: Tx, seat: int, card_id: str, timings: tuple[str, ...] | None = None) -> None:
@@ -532,6 +572,8 @@ def use_match_card(tx: Tx, seat: int, card_id: str, timings: tuple[str, ...] | N
     if club.lineup is None:
         raise E.NotAllowed(E.NO_LINEUP.format(seat=seat))
     after = club.result is not None
+    if timings is None and not after and tx.state.game.revision >= ROLLS_FIRST_REVISION:
+        _rolls_first(tx, seat)
     if after and club.consequence_done:
         raise E.NotAllowed(E.AFTER_MATCH_OVER.format(seat=seat))
     if timings is None:
@@ -681,9 +723,7 @@ def on_kickoff(tx: Tx) -> None:
     ev = tx.event
     seat = seat_of(ev)
     club = _before_kickoff(tx, seat, "play its match")
-    for waiting in tx.state.pending:
-        if waiting.seat == seat:  # a roll before the match (a card's effect, a module's dice) comes first
-            raise E.NotAllowed(E.ROLL_BEFORE_KICKOFF.format(seat=seat, die=waiting.die))
+    _rolls_first(tx, seat)
     card_id = week_opponent(tx.state, club)
     if card_id is None:
         raise E.NotAllowed(E.NO_OPPONENT_CARD.format(seat=seat))
