@@ -433,7 +433,7 @@ def finish_before_match(tx: Tx, seat: int) -> None:
         return
     club = set_mod(club, BEFORE_MATCH_WAITS, -1)
     tx.put(club)
-    sitting_out = resting(club)  # those with tokens now: nothing since the lineup gave any
+    sitting_out = resting(club)  # those with tokens once the call is made (engine/RULES.md, "Referee")
     apply_mandatory(tx, seat, "before_match")
     shed_tokens(tx, seat, sitting_out)
 
