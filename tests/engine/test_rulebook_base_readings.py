@@ -15,17 +15,9 @@ from engine.state import Held, State
 from tests.engine.helpers import (
     at_stage, board_meeting, club, demo, director, footballer, refused, run, set_club, started, tuesday, with_cards,
 )
-from tests.engine.test_match_and_round import BASIC, EMPTY, STRONG, lineup, matchday, plain
-
-NINE = [p for p in BASIC if p["jersey"] != 9]
-WITH_STRONG = NINE + [{"zone": "fwd_left", "jersey": 9, "card": STRONG.id}]
-WITHOUT_NINE = NINE + [plain("mid_right", None, "attack")]
-
-
-def _alone(**changes: Any) -> tuple[Any, State]:
-    """Seat 1 alone on its first Matchday, holding only STRONG (#9, Forward, attack 4), facing an empty Opponent."""
-    profile, state = matchday(seats=(1,), opponents=(EMPTY.id,))
-    return profile, set_club(state, 1, players=(Held(STRONG.id),), **changes)
+from tests.engine.test_match_and_round import BASIC, EMPTY, STRONG, lineup, matchday
+from tests.engine.test_readings import NINE, WITH_STRONG, WITHOUT_NINE
+from tests.engine.test_readings import _one_club_matchday as _alone
 
 
 def _kept(profile: Any, state: State, seat: int = 1) -> State:
