@@ -139,6 +139,7 @@ class Auction(NamedTuple):
     turn: int = 0
     passed: tuple[int, ...] = ()
     step: int = 1  # what a press of a bidder's button adds to the highest bid (``transfers.toml``)
+    name: str = ""  # the footballer's printed name, for what the table waits for
 
 
 class Offer(NamedTuple):
@@ -148,6 +149,7 @@ class Offer(NamedTuple):
     owner: int
     card: str
     amount: int
+    name: str = ""  # the footballer's printed name, for what the table waits for
 
 
 class Transfers(NamedTuple):
@@ -162,8 +164,8 @@ class Transfers(NamedTuple):
 def _decode(data: Mapping[str, Any]) -> Transfers:
     a, o = data.get("auction"), data.get("offer")
     auction = None if a is None else Auction(a["seller"], a["card"], a["ask"], a["high"], a["high_seat"], a["turn"],
-                                             tuple(a["passed"]), a.get("step", 1))
-    offer = None if o is None else Offer(o["buyer"], o["owner"], o["card"], o["amount"])
+                                             tuple(a["passed"]), a.get("step", 1), a.get("name", ""))
+    offer = None if o is None else Offer(o["buyer"], o["owner"], o["card"], o["amount"], o.get("name", ""))
     return Transfers(auction, offer, tuple((s, d, n) for s, d, n in data.get("declined", ())),
                      tuple((k, v) for k, v in data.get("last", ())))
 
@@ -275,7 +277,7 @@ def _open_auction(tx: Tx) -> None:
     if ask < 0:
         raise E.BadEvent(E.BAD_FIELD.format(type="auction", field="ask", why=ASK_DOC))
     tx.put(evolve(club, acted=True))
-    _put(tx, auction=Auction(seat, card.id, ask, turn=order[0], step=prices.bid_step))
+    _put(tx, auction=Auction(seat, card.id, ask, turn=order[0], step=prices.bid_step, name=card.name))
     tx.say("auction", None, OPENED.format(seat=seat, name=card.name, ask=ask, first=order[0]), seller=seat,
            card=card.id, ask=ask, turn=order[0], short=status(_mine(tx.state).auction),
            detail=card.id, screens="all")
@@ -420,7 +422,7 @@ def _on_offer(tx: Tx) -> None:
         raise E.NotEnoughResources(OFFER_SHORT_OF.format(seat=seat, amount=amount, budget=club.res[0]))
     # the offer is the club's action while it waits: no hire from the Transfer area meanwhile (a decline gives it back)
     tx.put(evolve(club, acted=True))
-    _put(tx, offer=Offer(seat, owner.seat, card.id, amount))
+    _put(tx, offer=Offer(seat, owner.seat, card.id, amount, card.name))
     tx.say("offer", None, OFFER.format(buyer=seat, owner=owner.seat, amount=amount, name=card.name), card=card.id,
            buyer=seat, owner=owner.seat, amount=amount, short=OFFER_SHORT.format(amount=amount, name=card.name),
            detail=f"Seat {seat} → Seat {owner.seat}")
@@ -494,15 +496,16 @@ def _awaiting(state: State) -> list[dict[str, Any]]:
         nxt = next_bid(auction)
         return [{"seat": auction.turn, "need": "bid", "card": auction.card, "seller": auction.seller, "ask": auction.ask,
                  "high": auction.high, "high_seat": auction.high_seat or None, "next": nxt,
-                 "text": WAIT_BID.format(seat=auction.turn, name=auction.card, next=nxt),
+                 "text": WAIT_BID.format(seat=auction.turn, name=auction.name or auction.card, next=nxt),
                  "short": status(auction), "about": auction.card, "hint": BID_PROMPT.format(next=nxt),
                  "watch": status(auction),
                  "press": {"type": "bid", "seat": auction.turn}, "hold": {"type": "bid_pass", "seat": auction.turn}}]
     if offer is not None:
         return [{"seat": offer.owner, "need": "offer_answer", "card": offer.card, "buyer": offer.buyer,
                  "amount": offer.amount,
-                 "text": WAIT_ANSWER.format(owner=offer.owner, buyer=offer.buyer, amount=offer.amount, name=offer.card),
-                 "short": ANSWER_PROMPT.format(amount=offer.amount), "hint": ANSWER_HINT.format(name=offer.card),
+                 "text": WAIT_ANSWER.format(owner=offer.owner, buyer=offer.buyer, amount=offer.amount,
+                                           name=offer.name or offer.card),
+                 "short": ANSWER_PROMPT.format(amount=offer.amount), "hint": ANSWER_HINT.format(name=offer.name or offer.card),
                  "press": {"type": "accept_offer", "seat": offer.owner},
                  "hold": {"type": "decline_offer", "seat": offer.owner}}]
     return []
