@@ -12,8 +12,9 @@ and a Winter Break between the 5th and the 6th week.
      the other is its Objective for the rest of the season.
   2. *Season Maintenance*: every Stat level goes down by 1 (never below 1).
   3. *Transfer Window*: the Transfer area is discarded and refilled (by the table), each club gains its Production,
-     then three rounds from the First player: each club hires or sells as usual (``hire_player``, ``sell``...) or
-     passes; Staff abilities are ignored meanwhile.
+     then three rounds from the First player: each club hires a footballer (``hire_player``, ``hire_youngster``),
+     sells one to the supply for his Strength + 2 € (``sell``) or passes; no Staff is hired and Staff abilities are
+     ignored meanwhile (from revision 3: l.468–472).
   4. *Winter Training*: three times, the table reveals one Winter Break token more than there are clubs
      (``winter_tokens``) and the clubs draft one each (``winter_pick``), the first round from the club with the most
      League points, the second from the one with the fewest, the third from the most again; the token left over is
@@ -111,6 +112,11 @@ NO_KEEPER: Final = "The {name} token cannot go on a Goalkeeper ({card})."
 NOT_LISTED: Final = "{name} ({card}) is not one of the Objective cards of the Epic League: {listed}."
 NOT_TEN_WEEKS: Final = "The Epic League lasts 10 weeks, not {weeks}."
 NO_SECOND: Final = "Seat {seat} keeps two Objective cards in the Epic League: tap the second one."
+NO_STAFF: Final = ("Seat {seat} cannot hire {name} now: the Transfer Window hires and sells Players and Youngsters only "
+                   "(Staff are hired again from the Tuesday of week 6).")
+WINDOW_PRICE: Final = "Seat {seat} sells {name} in the Transfer Window for his Strength {strength} + {plus} €{why}."
+WINDOW_SALE_PLUS: Final = 2  # l.472: "Sell them as usual and gain a number of [€] equal to their Strength plus 2"
+WINDOW_REVISION: Final = 3  # the first revision whose Transfer Window prices sales and refuses Staff by l.468–472
 LOWER_WORDS: Final = "the lower Division the clubs start in (its five Opponents before the Winter Break); the five after are of the Division above"
 
 
@@ -364,6 +370,34 @@ def _abilities(tx: Tx, club: Club, card_id: str, abilities: Any) -> Any:
     if tx.state.stage == STAGE and tx.profile.cards.get(card_id) is not None and tx.profile.cards[card_id].kind == "staff":
         return ()
     return abilities
+
+
+def _window_rules(tx: Tx) -> bool:
+    """The Transfer Window of a game played under the readings of l.468–472 (revision 3 on)."""
+    return tx.state.stage == STAGE and tx.state.game.revision >= WINDOW_REVISION
+
+
+def _hired(tx: Tx, seat: int, card_id: str, row: str) -> None:
+    """l.468: "They may offer to Hire or Sell Players ..., Sell them as usual, or pass": no Staff in the Window."""
+    if row == "staff" and _window_rules(tx):
+        raise E.NotAllowed(NO_STAFF.format(seat=seat, name=tx.name(card_id)))
+
+
+def _sale_price(tx: Tx, club: Club, held: Any, price: tuple[int, int]) -> tuple[int, int]:
+    """l.472: in the Transfer Window a footballer sold to the supply brings his Strength + 2 € instead of the board's
+    price (halved the same way when he is injured or suspended). With Transferring Players in the game, that
+    module already prices every sale so."""
+    if tx.event.get("type") != "sell" or not _window_rules(tx) or "transfers" in tx.state.game.modules:
+        return price
+    from engine.modules.transfers import strength
+
+    board_price, worth = tx.board(club.seat).sell_price, strength(tx, club, held) + WINDOW_SALE_PLUS
+    if held.unavailable:
+        board_price, worth = board_price // 2, worth // 2
+    tx.say("window_price", club.seat, WINDOW_PRICE.format(seat=club.seat, name=tx.name(held.id), strength=strength(tx, club, held),
+                                                          plus=WINDOW_SALE_PLUS, why=", halved" if held.unavailable else ""),
+           card=held.id, budget=worth)
+    return max(0, price[0] - board_price + worth), price[1]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -699,7 +733,7 @@ EPIC_LEAGUE = host.register(host.Module(
            "deck": _deck, "not_dealt": _not_dealt, "objective_kept": _objective_kept, "setup_check": _setup_check,
            "secret_cards": _secret_cards,
            "awaiting": _awaiting_setup, "board": _board, "week_phases": _week_phases, "score_parts": _score_parts,
-           "footballer": _footballer, "abilities": _abilities, "after_match": _after_match, "view": _view, "candidates": _candidates},
+           "footballer": _footballer, "abilities": _abilities, "hired": _hired, "sale_price": _sale_price, "after_match": _after_match, "view": _view, "candidates": _candidates},
     data=(host.DataFile(DATA_FILE, _read, doc="the League table extension: its teams, VP by position, the Objective cards "
                                               "of the mode and the Winter Break tokens",
                         teams=lambda ext: tuple(t.id for t in ext.teams)),),
