@@ -116,7 +116,7 @@ NO_STAFF: Final = ("Seat {seat} cannot hire {name} now: the Transfer Window hire
                    "(Staff are hired again from the Tuesday of week 6).")
 WINDOW_PRICE: Final = "Seat {seat} sells {name} in the Transfer Window for his Strength {strength} + {plus} €{why}."
 WINDOW_SALE_PLUS: Final = 2  # l.472: "Sell them as usual and gain a number of [€] equal to their Strength plus 2"
-WINDOW_REVISION: Final = 3  # the first revision whose Transfer Window prices sales and refuses Staff by l.468–472
+REVISED: Final = 3  # the first revision whose Window prices sales and refuses Staff (l.468–472), tokens only on Players (l.518)
 LOWER_WORDS: Final = "the lower Division the clubs start in (its five Opponents before the Winter Break); the five after are of the Division above"
 
 
@@ -374,7 +374,7 @@ def _abilities(tx: Tx, club: Club, card_id: str, abilities: Any) -> Any:
 
 def _window_rules(tx: Tx) -> bool:
     """The Transfer Window of a game played under the readings of l.468–472 (revision 3 on)."""
-    return tx.state.stage == STAGE and tx.state.game.revision >= WINDOW_REVISION
+    return tx.state.stage == STAGE and tx.state.game.revision >= REVISED
 
 
 def _hired(tx: Tx, seat: int, card_id: str, row: str) -> None:
@@ -626,7 +626,9 @@ def _on_place(tx: Tx) -> None:
     if (seat, kind) not in mine.drafted:
         raise E.NotAllowed(NOT_DRAFTED.format(seat=seat, name=token.name))
     card = field(tx.event, "card", str, "the id of the Player card it goes on")
-    held = club.held(card)
+    held = next((h for h in club.players if h.id == card), None)
+    if held is None and tx.state.game.revision < REVISED and token.effect != "any_section":
+        held = club.held(card)  # revisions 1–2 let a token lie on a Staff card, where it changed nothing
     if held is None:
         raise E.NotAllowed(NOT_A_PLAYER.format(seat=seat, card=tx.name(card) if card in tx.profile.cards else card))
     if mine.token_on(seat, card) is not None:

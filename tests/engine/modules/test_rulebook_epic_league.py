@@ -327,3 +327,33 @@ def test_with_transferring_players_a_window_sale_is_priced_once() -> None:
     state = set_club(state, seat, res=(0, 0, 0, 0), players=club(state, seat).players + (Held(MID.id, trained=True),))
     state = run(profile, [{"type": "sell", "seat": seat, "card": MID.id}], state)
     assert club(state, seat).res == (6, 0, 0, 0)
+
+
+def _placing(profile: Any, revision: int = engine.REVISION) -> State:
+    """Two clubs at the placing of Winter Training: Seat 1 drafted Strength 3, Attacker and First goal."""
+    state = at_break(profile, begun(profile, seats=(1, 2), revision=revision))
+    state = set_club(set_club(state, 1, points=9), 2, points=2)
+    state = window_passed(profile, objectives_missed(profile, state))
+    state, _, _ = draft(profile, state, ["strength", "any_section", "tough"], ["strength", "any_section"])
+    state, _, _ = draft(profile, state, ["attacker", "defender", "cheaper"], ["defender", "attacker"])
+    state, _, _ = draft(profile, state, ["first_goal", "jersey_1", "swap_resource"], ["first_goal", "jersey_1"])
+    return state
+
+
+@pytest.mark.parametrize("token", ["strength", "any_section"])
+def test_a_winter_break_token_goes_on_a_player_card_never_on_a_staff_card(token: str) -> None:
+    """l.518: "Each player places Winter Break tokens on their Player cards"."""
+    profile = profile_()
+    state = _placing(profile)
+    seat = 1 if token == "strength" else 2  # Seat 2 drafted Versatile
+    staff = club(state, seat).staff[0].id
+    event = {"type": "winter_place", "seat": seat, "token": token, "card": staff}
+    assert refused(profile, state, event, E.NotAllowed) == epic.NOT_A_PLAYER.format(seat=seat, card=profile.cards[staff].name)
+
+
+def test_a_game_begun_before_revision_3_keeps_a_token_placed_on_a_staff_card() -> None:
+    profile = profile_()
+    state = _placing(profile, revision=2)
+    staff = club(state, 1).staff[0].id
+    state = run(profile, [{"type": "winter_place", "seat": 1, "token": "strength", "card": staff}], state)
+    assert state.slice(epic.NAME).token_on(1, staff) == "strength"
