@@ -116,7 +116,11 @@ NO_STAFF: Final = ("Seat {seat} cannot hire {name} now: the Transfer Window hire
                    "(Staff are hired again from the Tuesday of week 6).")
 WINDOW_PRICE: Final = "Seat {seat} sells {name} in the Transfer Window for his Strength {strength} + {plus} €{why}."
 WINDOW_SALE_PLUS: Final = 2  # l.472: "Sell them as usual and gain a number of [€] equal to their Strength plus 2"
-REVISED: Final = 3  # the first revision whose Window prices sales and refuses Staff (l.468–472), tokens only on Players (l.518)
+#: the first revision whose Window prices sales and refuses Staff (l.468–472), whose tokens go on Players only (l.518)
+#: and whose clubs are as many as the box's tokens serve (l.516)
+REVISED: Final = 3
+SHORT_BOX: Final = ("An Epic League of {clubs} clubs needs {need} Winter Break tokens (three rounds of one more than the "
+                    "clubs) and the box of {profile} holds {have}: play it with at most {most} clubs.")
 LOWER_WORDS: Final = "the lower Division the clubs start in (its five Opponents before the Winter Break); the five after are of the Division above"
 
 
@@ -287,6 +291,15 @@ def _objective_kept(tx: Tx, seat: int, card: str) -> bool | None:
         return None
     _put(tx, second=mine.second + ((seat, card),))
     return True
+
+
+def _club_check(tx: Tx, seat: int) -> None:
+    """l.516: Winter Training reveals one token more than the clubs three times; a club joining when the box's tokens
+    cannot serve that is refused, rather than the Winter Break waiting for tokens nobody can reveal."""
+    clubs, have = len(tx.state.clubs) + 1, sum(t.count for t in _ext(tx.profile).tokens)
+    if DRAFT_ROUNDS * (clubs + 1) > have and tx.state.game.revision >= REVISED:
+        raise E.NotAllowed(SHORT_BOX.format(clubs=clubs, need=DRAFT_ROUNDS * (clubs + 1), profile=tx.profile.name, have=have,
+                                            most=have // DRAFT_ROUNDS - 1))
 
 
 def _setup_check(tx: Tx) -> None:
@@ -732,7 +745,7 @@ EPIC_LEAGUE = host.register(host.Module(
     phases=(host.Phase(STAGE, "the Winter Break", begin=_begin, step=_step, over=_over, awaiting=_awaiting,
                        pass_=_pass, turn_actions=("hire", "sell", "pass")),),
     hooks={"opponents_needed": _opponents_needed, "opponent_decks": _opponent_decks, "objectives_kept": _objectives_kept,
-           "deck": _deck, "not_dealt": _not_dealt, "objective_kept": _objective_kept, "setup_check": _setup_check,
+           "deck": _deck, "not_dealt": _not_dealt, "objective_kept": _objective_kept, "setup_check": _setup_check, "club_check": _club_check,
            "secret_cards": _secret_cards,
            "awaiting": _awaiting_setup, "board": _board, "week_phases": _week_phases, "score_parts": _score_parts,
            "footballer": _footballer, "abilities": _abilities, "hired": _hired, "sale_price": _sale_price, "after_match": _after_match, "view": _view, "candidates": _candidates},

@@ -357,3 +357,21 @@ def test_a_game_begun_before_revision_3_keeps_a_token_placed_on_a_staff_card() -
     staff = club(state, 1).staff[0].id
     state = run(profile, [{"type": "winter_place", "seat": 1, "token": "strength", "card": staff}], state)
     assert state.slice(epic.NAME).token_on(1, staff) == "strength"
+
+
+def test_a_box_of_too_few_winter_break_tokens_refuses_the_club_it_cannot_serve() -> None:
+    """l.516: three rounds of "the number of players plus 1" tokens: a box of 8 serves one club (3 x 2 = 6), not
+    two (3 x 3 = 9), so the second club is refused at setup rather than the Winter Break waiting forever."""
+    from dataclasses import replace
+
+    base = profile_()
+    ext = base.module_data[epic.NAME][epic.DATA_FILE]
+    small = ext._replace(tokens=tuple(t._replace(count=1) for t in ext.tokens[:8]))
+    profile = replace(base, module_data={**base.module_data, epic.NAME: {**base.module_data[epic.NAME], epic.DATA_FILE: small}})
+    events = setup_events(profile, [1, 2], game=GAME)
+    i = [n for n, e in enumerate(events) if e["type"] == "club"][1]
+    why = refused(profile, run(profile, events[:i]), events[i], E.NotAllowed)
+    assert why == epic.SHORT_BOX.format(clubs=2, need=9, profile=profile.name, have=8, most=1)
+    # a game begun before revision 3 let the second club join
+    old = setup_events(profile, [1, 2], game={**GAME, "revision": 2})
+    assert len(run(profile, old[:i + 1]).clubs) == 2
