@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 import engine
-from engine.cards import Goalkeeper
+from engine.cards import Ability, Effect, Goalkeeper
 from engine.legal import setup_events
 from engine.modules import club_matches as cm
 from engine.state import Held, State
@@ -46,18 +46,23 @@ def _markers(prefix: str, cards: list[Any]) -> list[dict[str, Any]]:
             for c in cards]
 
 
-def _match(host_cards: list[Any], visitor_cards: list[Any]) -> tuple[Any, State, list[dict[str, Any]], dict[int, int]]:
+def _match(host_cards: list[Any], visitor_cards: list[Any], *, trained: tuple[str, ...] = (),
+           assign: dict[str, Any] | None = None, first_half: tuple[dict[str, Any], ...] = ()
+           ) -> tuple[Any, State, list[dict[str, Any]], dict[int, int]]:
     """Seat 2 (Host) and Seat 1 (Visitor) play both halves in a 4-4-2 with the cards given; no Fanbase, so no die
-    waits for a reroll.  Returns the profile, the state, every announcement made and the League points before."""
+    waits for a reroll.  ``trained``: the cards held trained; ``assign``: the Visitor's resources on its cards;
+    ``first_half``: events played in the first half before both say they are ready.  Returns the profile, the
+    state, every announcement made and the League points before."""
     profile = with_cards(demo(), *host_cards, *visitor_cards)
     state = at_club_match(profile)
-    state = set_club(state, 2, players=tuple(Held(c.id) for c in host_cards), res=(10, 0, 3, 12))
-    state = set_club(state, 1, players=tuple(Held(c.id) for c in visitor_cards), res=(10, 0, 3, 12))
+    state = set_club(state, 2, players=tuple(Held(c.id, trained=c.id in trained) for c in host_cards), res=(10, 0, 3, 12))
+    state = set_club(state, 1, players=tuple(Held(c.id, trained=c.id in trained) for c in visitor_cards), res=(10, 0, 3, 12))
     host, visitor = _markers("h", host_cards), _markers("v", visitor_cards)
     before = {seat: club(state, seat).points for seat in (1, 2)}
     said: list[dict[str, Any]] = []
     for event in ({"type": "formation", "seat": 2, "shape": "4-4-2"}, {"type": "arrange", "seat": 2, "players": host},
-                  {"type": "arrange", "seat": 1, "players": visitor}, {"type": "pass", "seat": 2}, {"type": "pass", "seat": 1},
+                  {"type": "arrange", "seat": 1, "players": visitor, "assign": assign or {}}, *first_half,
+                  {"type": "pass", "seat": 2}, {"type": "pass", "seat": 1},
                   {"type": "formation", "seat": 1, "shape": "4-4-2"}, {"type": "arrange", "seat": 1, "players": visitor},
                   {"type": "arrange", "seat": 2, "players": host}, {"type": "pass", "seat": 1}, {"type": "pass", "seat": 2}):
         step = engine.apply(profile, state, event)
@@ -155,3 +160,41 @@ def test_the_host_is_the_first_of_the_pair_in_turn_order_from_the_stage_marker()
     assert [(f.host, f.visitor) for f in state.slice(cm.NAME).fixtures] == [(1, 4), (2, 3)]
     # the Opponent card dealt was played in week 1 and no club plays one in the weeks against clubs
     assert all(engine.week_opponent(state, c, w) is None for c in state.clubs for w in (2, 3, 4))
+
+
+def test_a_goal_from_an_ability_during_the_first_half_wins_a_match_where_no_section_scores() -> None:
+    """l.151: "Players may resolve the effects of their Player cards by discarding assigned Resources and
+    exhausting Player cards before proceeding to comparing Sections ... Exhausted Players will play in the Second
+    Half, but you may not use their effects again"; l.166: the result as a normal Match.  Only defenders again, but
+    the Visitor's #7 (trained) scores a goal for 1 assigned Fitness: the halves are 0–0, the match 1–0 to the
+    Visitor, with no tie-break."""
+    scorer = Ability(timing="during_match", cost=(("fitness", 1),), effects=(Effect.of("score", side="us", goals=1),),
+                     text="Spend 1 assigned fitness: score a goal.")
+    visitor = [footballer("pl_v7", 7, "defence", 1, SECTIONS, abilities=(scorer,)) if c.id == "pl_v7" else c for c in _side("v")]
+    profile, state, said, before = _match(_side("h"), visitor, trained=("pl_v7",), assign={"pl_v7": {"fitness": 1}},
+                                          first_half=({"type": "use_card", "seat": 1, "card": "pl_v7"},))
+    assert [h["text"] for h in _kinds(said, "half_result")] == ["First half: Seat 2 0–0 Seat 1.", "Second half: Seat 2 0–0 Seat 1."]
+    assert not _kinds(said, "level")
+    assert (club(state, 1).goals, club(state, 1).conceded, club(state, 1).result) == (1, 0, "win")
+    assert (club(state, 2).goals, club(state, 2).conceded, club(state, 2).result) == (0, 1, "loss")
+    assert (club(state, 1).points - before[1], club(state, 2).points - before[2]) == (3, 0)
+
+
+def test_with_three_clubs_the_club_left_over_plays_its_next_opponent_card_after_the_match_between_clubs() -> None:
+    """l.116–122 (three clubs, the last four rows in a game of four weeks): week 2 is Player 1 v Player 2 while
+    Player 3 meets a regular Opponent; l.134: each club is dealt 4 - 2 = 2 Opponent cards, played in its two
+    regular weeks in order.  The Stage marker is at Seat 2 in week 2 (Seat 1 was First in week 1), so turn order
+    2, 3, 1 makes Seat 2 the Host (l.142).  The match between clubs is played first, then Seat 3's Matchday."""
+    profile = demo()
+    state = run(profile, setup_events(profile, [1, 2, 3], game={**GAME, "options": {"weeks": 4}}))
+    plays = {c.seat: [engine.week_opponent(state, c, w) for w in (1, 2, 3, 4)] for c in state.clubs}
+    cards = {c.seat: c.opponents for c in state.clubs}
+    assert {seat: len(dealt) for seat, dealt in cards.items()} == {1: 2, 2: 2, 3: 2}
+    assert plays == {1: [cards[1][0], None, cards[1][1], None], 2: [cards[2][0], None, None, cards[2][1]],
+                     3: [cards[3][0], cards[3][1], None, None]}
+    state = _play(profile, state, lambda s: s.stage == cm.STAGE)
+    assert state.week == 2 and [(f.host, f.visitor) for f in state.slice(cm.NAME).fixtures] == [(2, 1)]
+    assert [(w["seat"], w["need"]) for w in state.awaiting] == [(2, "formation")]
+    state = _play(profile, state, lambda s: s.stage == "matchday")
+    assert [(w["seat"], w["need"]) for w in state.awaiting] == [(3, "lineup")]
+    assert {club(state, 1).result, club(state, 2).result} == {"win", "loss"} and club(state, 3).result is None
