@@ -200,3 +200,16 @@ def test_a_declined_offer_changes_nothing_but_the_count() -> None:
     assert said[-1]["text"] == "Seat 2 declines Seat 1's offer for Jonas Brekke (1 of 3 declined)."
     assert [c.players for c in state.clubs] == [c.players for c in before.clubs] and _money(state) == [10, 10]
     assert state.turn == 1 and not club(state, 1).acted
+
+
+def test_a_club_may_bid_every_euro_it_has_but_not_one_more() -> None:
+    """l.28: "Players may bid however much [€] they like", up to what the club has: Seat 2 has 7 €; 8 is refused,
+    7 wins when Seat 3 passes (Seat 1 gains 7 + 1)."""
+    profile, state = _tuesday(seats=(1, 2, 3))
+    state = set_club(state, 1, players=(Held("pl_04", trained=True),))
+    state = set_club(state, 2, res=(7, 0, 0, 0))
+    state, _ = _auction(profile, state, "pl_04", 6)
+    assert refused(profile, state, {"type": "bid", "seat": 2, "amount": 8}, E.NotEnoughResources) == \
+        "Seat 2 cannot bid 8 €: the club has 7 €."
+    state, _ = _apply(profile, state, {"type": "bid", "seat": 2, "amount": 7}, {"type": "bid_pass", "seat": 3})
+    assert _money(state) == [18, 0, 10] and club(state, 2).held("pl_04") is not None
