@@ -1,12 +1,12 @@
 """Epic League mode (003 l.436–556): ten weeks, a League table of 30 spaces and 12 Opponent teams, two Objectives,
 and a Winter Break between the 5th and the 6th week.
 
-- **Setup** (l.446–468): each club is dealt two decks of five Opponent cards, the first five of the lower Division
+- **Setup** (l.444–460): each club is dealt two decks of five Opponent cards, the first five of the lower Division
   (the option ``lower_division``: 3 or 2), the next five of the Division above; they are played in that order, so
   the easier Opponents come before the break.  The League table extension (``epic_league.toml``) adds Opponent
   teams to the table (12 in all), its VP by position (the leaflet's table, "12+" for every place beyond) and the
   Objective cards the deck is restricted to.  Each club keeps two Objective cards.
-- **The Winter Break** (l.470–545), a phase after the End of the round of week 5, in the leaflet's order:
+- **The Winter Break** (l.462–538), a phase after the End of the round of week 5, in the leaflet's order:
   1. *Objectives*: each club says which of its two Objectives it fulfilled before the break (``winter_objective``:
      the card and ``fulfilled``/``perfect``; 3 or 6 VP) or, when it fulfilled none, which it discards (``missed``);
      the other is its Objective for the rest of the season.
@@ -20,7 +20,7 @@ and a Winter Break between the 5th and the 6th week.
      League points, the second from the one with the fewest, the third from the most again; the token left over is
      discarded.  Each club then puts each of its tokens on one of its Player cards (``winter_place``, at most one a
      card); a token's effect lasts for the rest of the game.
-- **Final scoring** (l.547–556): the Epic League VP table for the League position; each Objective is worth 3 VP,
+- **Final scoring** (l.540–556): the Epic League VP table for the League position; each Objective is worth 3 VP,
   or 6 fulfilled perfectly.
 
 The readings chosen where the text leaves room are in engine/RULES.md, "Epic League".
@@ -43,14 +43,14 @@ NAME: Final = "epic_league"
 STAGE: Final = "winter_break"
 DATA_FILE: Final = "epic_league.toml"
 WEEKS: Final = 10
-DECK: Final = 5  # Opponent cards in each of a club's two decks (l.448)
+DECK: Final = 5  # Opponent cards in each of a club's two decks (l.446)
 BREAK_AFTER: Final = 5  # the Winter Break comes between the 5th and the 6th week (l.438)
 OBJECTIVES_KEPT: Final = 2
-TRANSFER_ROUNDS: Final = 3  # "When all players have resolved their actions 3 times, finish this step" (l.534)
-DRAFT_ROUNDS: Final = 3  # l.543: most points first, then fewest, then most
+TRANSFER_ROUNDS: Final = 3  # "When all players have resolved their actions 3 times, finish this step" (l.508)
+DRAFT_ROUNDS: Final = 3  # l.516: most points first, then fewest, then most
 DIVISIONS: Final = (3, 2)
 SECTIONS_ALL: Final = ("def", "mid", "fwd")
-#: What a Winter Break token may do to the card it lies on (l.547–555); the others are announced for the table.
+#: What a Winter Break token may do to the card it lies on (l.522–538); the others are announced for the table.
 EFFECTS: Final = {
     "strength": "has Strength equal to the token's value",
     "attacker": "is now an attacker",
@@ -258,7 +258,7 @@ def _opponents_needed(state: State, weeks: int, count: int) -> int:
 
 
 def _opponent_decks(game: Any, weeks: int, decks: Any) -> Any:
-    """l.448: five of the lower Division, then five of the Division above, each one card per team."""
+    """l.446: five of the lower Division, then five of the Division above, each one card per team."""
     lower = _lower(game)
     return ((DECK, lower), (DECK, lower - 1))
 
@@ -285,7 +285,7 @@ def _not_dealt(profile: Profile, game: Any, card: Any) -> str | None:
 
 
 def _objective_kept(tx: Tx, seat: int, card: str) -> bool | None:
-    """The second Objective card of a club (l.466), kept secret in the module's slice."""
+    """The second Objective card of a club (l.460), kept secret in the module's slice."""
     mine = _mine(tx.state)
     if mine.second_of(seat) is not None or tx.state.week:
         return None
@@ -363,7 +363,7 @@ def _footballer(tx: Tx, club: Club, held: Any, side: Any) -> Any:
 
 
 def _after_match(tx: Tx, seat: int) -> None:
-    """The first-goal token (l.553): "When this Player scores for the first time, place 1 VP on this card"."""
+    """The first-goal token (l.534): "When this Player scores for the first time, place 1 VP on this card"."""
     mine = _mine(tx.state)
     club = tx.club(seat)
     for s, card, kind in mine.placed:
@@ -379,7 +379,7 @@ def _after_match(tx: Tx, seat: int) -> None:
 
 
 def _abilities(tx: Tx, club: Club, card_id: str, abilities: Any) -> Any:
-    """l.537: "During this phase, ignore all Staff card effects"."""
+    """l.510: "During this phase, ignore all Staff card effects"."""
     if tx.state.stage == STAGE and tx.profile.cards.get(card_id) is not None and tx.profile.cards[card_id].kind == "staff":
         return ()
     return abilities
@@ -494,7 +494,7 @@ def _step_words(mine: Epic) -> str:
 
 
 def _on_winter_objective(tx: Tx) -> None:
-    """l.477: the Objective a club fulfilled before the break scores (3 VP, 6 perfectly), else one is discarded."""
+    """l.466: the Objective a club fulfilled before the break scores (3 VP, 6 perfectly), else one is discarded."""
     seat = seat_of(tx.event)
     club = tx.club(seat)
     mine = _in_step(tx, seat, "objectives", "say how its Objectives went")
@@ -527,7 +527,7 @@ def _on_winter_objective(tx: Tx) -> None:
 
 
 def _season_maintenance(tx: Tx) -> None:
-    """l.479: every Stat level goes down by 1, if possible."""
+    """l.467: every Stat level goes down by 1, if possible."""
     for club in tx.state.clubs:
         stats = tuple(max(1, s - 1) for s in club.stats)
         tx.put(evolve(club, stats=stats))
@@ -537,7 +537,7 @@ def _season_maintenance(tx: Tx) -> None:
 
 
 def _transfer_window(tx: Tx) -> None:
-    """l.481: the Transfer area refilled (by the table), each club's Production, three rounds of turns."""
+    """l.468: the Transfer area refilled (by the table), each club's Production, three rounds of turns."""
     order = turn_order(tx.state)
     tx.say("transfer_window", None, WINDOW_OPENS.format(first=order[0]), first=order[0])
     for club in tx.state.clubs:
@@ -559,7 +559,7 @@ def _pass(tx: Tx, seat: int) -> None:
 
 
 def _draft_order(state: State, most_first: bool) -> tuple[int, ...]:
-    """Clubs by League points (turn order between equal ones), the most first or the fewest first (l.543)."""
+    """Clubs by League points (turn order between equal ones), the most first or the fewest first (l.516)."""
     order = turn_order(state)
     points = {c.seat: c.points for c in state.clubs}
     return tuple(sorted(order, key=lambda s: (-points[s] if most_first else points[s], order.index(s))))
@@ -630,7 +630,7 @@ def _on_pick(tx: Tx) -> None:
 
 
 def _on_place(tx: Tx) -> None:
-    """A drafted token on one of the club's Player cards (one a card), for the rest of the game (l.545)."""
+    """A drafted token on one of the club's Player cards (one a card), for the rest of the game (l.518)."""
     seat = seat_of(tx.event)
     club = tx.club(seat)
     mine = _in_step(tx, seat, "place", "place a Winter Break token")
@@ -701,7 +701,7 @@ def _view(profile: Profile, state: State, viewer: Any) -> list[tuple[str, Any]]:
 
 
 def _secret_cards(state: State, viewer: Any) -> list[str]:
-    """Another club's second Objective, and the Objective it discarded at the break (face down, l.477)."""
+    """Another club's second Objective, and the Objective it discarded at the break (face down, l.466)."""
     mine = _mine(state)
     return ([c for s, c in mine.second if viewer not in ("all", s)]
             + [c for s, c, r in mine.winter if r == "missed" and viewer not in ("all", s)])

@@ -375,3 +375,17 @@ def test_a_box_of_too_few_winter_break_tokens_refuses_the_club_it_cannot_serve()
     # a game begun before revision 3 let the second club join
     old = setup_events(profile, [1, 2], game={**GAME, "revision": 2})
     assert len(run(profile, old[:i + 1]).clubs) == 2
+
+
+def test_strength_3_replaces_the_printed_strength_and_the_strength_tokens_still_add() -> None:
+    """l.530: "A Player with this token has Strength equal to 3": the printed Strength (trained 4 here) becomes 3; a
+    +1 Strength token on the card still counts (engine/RULES.md, "Epic League"): 3 + 1 = 4."""
+    profile = profile_()
+    state = _placing(profile)
+    players = tuple(h for h in club(state, 1).players if h.id != MID.id) + (Held(MID.id, trained=True, strength_perm=1),)
+    state = set_club(state, 1, players=players)
+    face = {p["id"]: p for p in engine.view(profile, state)["clubs"][0]["players"]}
+    assert face[MID.id]["strength"] == 5
+    state = run(profile, [{"type": "winter_place", "seat": 1, "token": "strength", "card": MID.id}], state)
+    face = {p["id"]: p for p in engine.view(profile, state)["clubs"][0]["players"]}
+    assert face[MID.id]["strength"] == 4
