@@ -95,6 +95,7 @@ FIRST_GOAL: Final = "{name} scores for the first time with the First goal token:
 KEPT_SECOND: Final = "Seat {seat} keeps its second Objective card."
 
 NOT_NOW: Final = "Seat {seat} cannot {what} now: {why}."
+TABLE_NOT_NOW: Final = "The table cannot {what} now: {why}."
 NOT_IN_BREAK: Final = "the Winter Break comes after the 5th week"
 NOT_THIS_STEP: Final = "the Winter Break is at {step}"
 NOT_OWN_OBJECTIVE: Final = "{name} is not one of Seat {seat}'s Objectives; it holds {held}."
@@ -480,10 +481,10 @@ def _give_turn(tx: Tx, seat: int, round_: int) -> None:
 
 def _in_step(tx: Tx, seat: int | None, step: str, what: str) -> Epic:
     mine = _mine(tx.state)
-    if tx.state.stage != STAGE:
-        raise E.NotAllowed(NOT_NOW.format(seat=seat, what=what, why=NOT_IN_BREAK))
-    if mine.step != step:
-        raise E.NotAllowed(NOT_NOW.format(seat=seat, what=what, why=NOT_THIS_STEP.format(step=_step_words(mine))))
+    why = NOT_IN_BREAK if tx.state.stage != STAGE else NOT_THIS_STEP.format(step=_step_words(mine)) if mine.step != step else ""
+    if why:
+        words = NOT_NOW.format(seat=seat, what=what, why=why) if seat is not None else TABLE_NOT_NOW.format(what=what, why=why)
+        raise E.NotAllowed(words)
     return mine
 
 

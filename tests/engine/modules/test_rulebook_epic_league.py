@@ -389,3 +389,15 @@ def test_strength_3_replaces_the_printed_strength_and_the_strength_tokens_still_
     state = run(profile, [{"type": "winter_place", "seat": 1, "token": "strength", "card": MID.id}], state)
     face = {p["id"]: p for p in engine.view(profile, state)["clubs"][0]["players"]}
     assert face[MID.id]["strength"] == 4
+
+
+def test_the_tokens_revealed_out_of_their_moment_are_refused_in_the_tables_words() -> None:
+    """l.514–516: the tokens are revealed at Winter Training, after the Transfer Window; the table is told so."""
+    profile = profile_()
+    state = begun(profile)
+    tokens = {"type": "winter_tokens", "tokens": ["strength", "attacker", "cheaper", "tough", "jersey_12"]}
+    assert refused(profile, state, tokens, E.NotAllowed) == epic.TABLE_NOT_NOW.format(what="reveal Winter Break tokens",
+                                                                                     why=epic.NOT_IN_BREAK)
+    state = objectives_missed(profile, at_break(profile, state))
+    why = refused(profile, state, tokens, E.NotAllowed)
+    assert why == "The table cannot reveal Winter Break tokens now: the Winter Break is at the Transfer Window (round 1 of 3)."
