@@ -90,6 +90,12 @@ ONE_KEEPER: Final = "Seat {seat} fields {count} Goalkeepers: one Goalkeeper play
 NOT_YOUR_TURN: Final = "It is Seat {turn}'s turn to use an ability {moment} (or pass)."
 ALREADY_PASSED: Final = "Seat {seat} has passed {moment}: it uses no more abilities there."
 NOT_THIS_MOMENT: Final = "{name} has no ability Seat {seat} may use {moment}."
+SHORT_GAME: Final = ("Seat {seat} cannot join: with {clubs} clubs each club plays {matches} week(s) against other clubs, "
+                     "so a game of {weeks} week(s) leaves none for its Opponent cards; choose at least {need} weeks "
+                     "or fewer clubs.")
+#: From this revision a club is refused at joining when the game's weeks leave no week for Opponent cards; earlier
+#: revisions refused the dealing of no Opponent cards instead, a step later in the setup.
+SHORT_GAME_REVISION: Final = 3
 NO_SCHEDULE: Final = "Matches between clubs are played by {known} clubs, not {clubs}."
 
 MOMENTS: Final = {"after_reveal": "after the reveal", "before_match": "before the match",
@@ -346,6 +352,19 @@ def _week_phases(state: State, week: int, phases: tuple[str, ...]) -> tuple[str,
     i = phases.index("matchday")
     everyone = all(_week_opponent(state, c, week, "?") is None for c in state.clubs)
     return phases[:i] + (STAGE,) + phases[i + (1 if everyone else 0):]
+
+
+def _club_check(tx: Tx, seat: int) -> None:
+    """l.134: each club is dealt the Opponent cards of its weeks against regular Opponents; a game whose ``weeks``
+    are all taken by matches between clubs would deal it none, so the club that makes it so is refused at joining."""
+    weeks = tx.state.game.option("weeks")
+    if not weeks or tx.state.game.revision < SHORT_GAME_REVISION:
+        return
+    clubs = len(tx.state.clubs) + 1
+    table = _mine(tx.state).table(clubs)
+    if table is not None and int(weeks) <= _matches_each(table):
+        matches = _matches_each(table)
+        raise E.NotAllowed(SHORT_GAME.format(seat=seat, clubs=clubs, matches=matches, weeks=weeks, need=matches + 1))
 
 
 def _setup_check(tx: Tx) -> None:
@@ -1024,7 +1043,7 @@ CLUB_MATCHES = host.register(host.Module(
     phases=(host.Phase(STAGE, "Matchday (the matches between clubs)", begin=_begin, step=_step, over=_over,
                        awaiting=_awaiting, use_card=_use_card, pass_=_pass_event, offers=_offers),),
     hooks={"opponents_needed": _opponents_needed, "week_opponent": _week_opponent, "week_phases": _week_phases,
-           "setup_check": _setup_check, "tactics_allowed": _tactics, "view": _view, "candidates": _candidates,
+           "setup_check": _setup_check, "club_check": _club_check, "tactics_allowed": _tactics, "view": _view, "candidates": _candidates,
            "markers_placed": _markers_placed},
     rolls={"club_tiebreak": _tie_roll},
     data=(host.DataFile(DATA_FILE, _read_schedule, doc="the schedules of matches between 2, 3 and 4 clubs"),),

@@ -13,12 +13,13 @@ from dataclasses import replace
 from typing import Any, Callable
 
 import engine
+from engine import errors as E
 from engine.cards import Ability, Effect, Goalkeeper
 from engine.legal import setup_events
 from engine.modules import club_matches as cm
 from engine.state import Held, State
 
-from tests.engine.helpers import club, demo, footballer, run, set_club, with_cards
+from tests.engine.helpers import club, demo, footballer, refused, run, set_club, with_cards
 from tests.engine.modules.test_club_matches import GAME, SECTIONS, at_club_match, fixture
 
 # a 4-4-2 of ten jerseys: (jersey, zone)
@@ -198,3 +199,24 @@ def test_with_three_clubs_the_club_left_over_plays_its_next_opponent_card_after_
     state = _play(profile, state, lambda s: s.stage == "matchday")
     assert [(w["seat"], w["need"]) for w in state.awaiting] == [(3, "lineup")]
     assert {club(state, 1).result, club(state, 2).result} == {"win", "loss"} and club(state, 3).result is None
+
+
+def test_a_game_too_short_for_any_opponent_card_is_refused_as_the_club_that_makes_it_so_joins() -> None:
+    """l.134: "prepare fewer Opponent cards so that you have a number of cards equal to the number of Matches
+    against Regular Opponents": four clubs play three weeks against clubs (l.126–132), so a game of three weeks
+    would deal each club none.  The fourth club is refused with the reason; three clubs (two weeks against clubs)
+    may play three weeks.  A game begun before revision 3 keeps its old course (refused when dealing)."""
+    profile = demo()
+    game = {**GAME, "options": {"weeks": 3}, "revision": engine.REVISION}
+    events = setup_events(profile, [1, 2, 3, 4], game=game)
+    state = run(profile, events[:4])
+    assert refused(profile, state, events[4], E.NotAllowed) == (
+        "Seat 4 cannot join: with 4 clubs each club plays 3 week(s) against other clubs, so a game of 3 week(s) leaves "
+        "none for its Opponent cards; choose at least 4 weeks or fewer clubs.")
+    three = run(profile, setup_events(profile, [1, 2, 3], game=game))
+    assert [len(c.opponents) for c in three.clubs] == [1, 1, 1] and three.weeks == 3
+    old = setup_events(profile, [1, 2, 3, 4], game={**GAME, "options": {"weeks": 3}, "revision": 2})
+    state = run(profile, old[:5])
+    assert len(state.clubs) == 4
+    opponents = next(i for i, e in enumerate(old) if e["type"] == "opponents")
+    refused(profile, run(profile, old[5:opponents], state), old[opponents], E.BadEvent)
