@@ -198,3 +198,20 @@ def test_teams_nobody_played_roll_their_die_by_the_board_table() -> None:
         assert state.team(team).points == before[team] + moves
     state = engine.apply(prof, state, {"type": "roll", "seat": None, "team": "oldcastle", "value": 6}).state
     assert state.team("oldcastle").points == before["oldcastle"]  # green 6: a loss, no move
+
+
+def test_a_printed_demo_opponent_card_plays_as_worked_out_by_hand() -> None:
+    """Downtown United's first card (opp_downtown_1, as printed in engine/data/demo/opponents.toml): def_left D2,
+    def_centre D2, def_right A1, mid_left A2, mid_centre D2 D2, fwd_centre A2, fwd_right A1, against BASIC (our
+    Defenders 2 | 3 4 | 5, Midfielders 6 (defence) | 7 8 | 9, Forwards 10 11, all Strength 1):
+    our left Defender against their right Forward A1: blocked; our central Defenders against their A2: 2 > 1, a
+    goal for them; our right Midfielder A1 against their left midfield A2 and nobody else: we score 1 (no defender
+    there) and they score 1 (nobody of ours defends); our left Forwards' zone, empty, against their right defence
+    zone's attacker A1: a goal for them; our central Forwards A1 A1 against their central Defender D2: one blocked,
+    the other unpaired scores. 2–3, a loss: Downtown moves 3."""
+    prof, state, r = play(("opp_downtown_1",), {1: BASIC})
+    assert score(r[1]) == (2, 3) and r[1]["result"] == "loss"
+    assert club(state, 1).points == 0 and state.team("downtown").points == 3
+    by_zone = {z["zone"]: (z["scored"], z["conceded"]) for z in r[1]["zones"]}
+    assert by_zone == {"def_left": (0, 0), "def_centre": (0, 1), "def_right": (0, 0), "mid_left": (0, 0), "mid_centre": (0, 0),
+                       "mid_right": (1, 1), "fwd_left": (0, 1), "fwd_centre": (1, 0), "fwd_right": (0, 0)}

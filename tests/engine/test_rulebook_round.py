@@ -1,4 +1,5 @@
-"""The base rulebook's End of the round (000 l.767–778, Maintenance l.883–887), case by case.
+"""The base rulebook's End of the round (000 l.767–778, Maintenance l.883–887) and the Monday after it
+(Production l.309, the Board meeting l.371–391), case by case.
 
 Expected numbers are worked out by hand from the demo board's Maintenance tracks (engine/data/demo/board.toml:
 footballers 0 0 0 0 1 1 1 2 2 2 3 3 3 4, Staff 0 0 1 1 2 2 3 3 4, Infrastructure 0 0 0 1 1 1 2 2, € due for a count
@@ -13,7 +14,9 @@ import engine
 from engine import errors as E
 from engine.state import Held, State
 
-from tests.engine.helpers import at_stage, club, refused, set_club
+from engine.cards import Effect
+
+from tests.engine.helpers import at_stage, board_meeting, club, demo, director, refused, run, set_club, started, with_cards
 from tests.engine.test_match_and_round import matchday
 from tests.engine.test_rulebook_match import OPP_CROWD, profile
 
@@ -123,3 +126,42 @@ def test_the_stage_marker_passes_to_the_next_player_on_the_left() -> None:
     prof, state = at_results(seats=(1, 2, 3), first=3)
     state, _ = close(prof, state)
     assert state.first_seat == 1
+
+
+# --- Monday ------------------------------------------------------------------------------------------------------
+
+
+def test_production_gains_by_each_stat_level() -> None:
+    """l.309: "All players simultaneously gain resources according to the positions of their Stat level markers on
+    the tracks." Demo tracks: € 1 2 3 4 5 6, Fanbase 1 2 2 3 3 4, Operation 1 1 2 2 3 3, Fitness 2 3 4 5 6 7. Levels
+    € 1, Fanbase 3, Operation 5, Fitness 6 produce 1 €, 2 Fanbase, 3 Operation, 7 Fitness."""
+    prof, state = at_results()
+    state = club_with(state, 1, 0, 0, (), (0, 0, 0, 0))
+    state = set_club(state, 1, stats=(1, 3, 5, 6))
+    state, said = close(prof, state)
+    assert club(state, 1).res == (1, 2, 3, 7)
+    assert next(a for a in said if a["kind"] == "production" and a["seat"] == 1)["gained"] == {
+        "budget": 1, "fanbase": 2, "operation": 3, "fitness": 7}
+
+
+YES = director("dir_r_yes", "yyyyyy")
+ALSO = director("dir_r_also", "ybbbbb")
+NO = director("dir_r_no", "bbbbby")
+MEETING = board_meeting("bm_r_example",
+                        yellow=(Effect.of("gain", resource="budget", amount=2), Effect.of("lose", resource="fanbase", amount=3)),
+                        blue=(Effect.of("gain", resource="fitness", amount=1),))
+
+
+def test_the_board_meeting_example_two_directors_for_yellow_beat_one_for_blue() -> None:
+    """l.385–390: "Each player rolls a 6 sided die and checks the result on their Director cards ... Resolve the
+    effect corresponding to the decision with the most votes ... Example: You have rolled 1. Two of your directors
+    vote for the yellow decision and one for the blue decision. Yellow decision wins as it got the most votes. Gain
+    the indicated 2€ and lose 3 fanbase". On a 6 YES and NO vote yellow, ALSO blue: yellow again; on a 2 ALSO and NO
+    vote blue: blue wins (1 Fitness)."""
+    prof = with_cards(demo(), YES, ALSO, NO, MEETING)
+    state = set_club(started(prof, seats=(1,)), 1, directors=(YES.id, ALSO.id, NO.id), res=(0, 4, 0, 0))
+    state = run(prof, [{"type": "board_meeting", "seat": 1, "card": MEETING.id}], state)
+    for face, res in ((1, (2, 1, 0, 0)), (6, (2, 1, 0, 0)), (2, (0, 4, 0, 1))):
+        after = engine.apply(prof, state, {"type": "roll", "seat": 1, "value": face}).state
+        after = run(prof, [{"type": "keep", "seat": 1}], after) if any(a["need"] == "keep_or_reroll" for a in after.awaiting) else after
+        assert club(after, 1).res == res, face
