@@ -118,7 +118,7 @@ NO_STAFF: Final = ("Seat {seat} cannot hire {name} now: the Transfer Window hire
 WINDOW_PRICE: Final = "Seat {seat} sells {name} in the Transfer Window for his Strength {strength} + {plus} €{why}."
 WINDOW_SALE_PLUS: Final = 2  # l.472: "Sell them as usual and gain a number of [€] equal to their Strength plus 2"
 #: the first revision whose Window prices sales and refuses Staff (l.468–472), whose tokens go on Players only (l.518)
-#: and whose clubs are as many as the box's tokens serve (l.516)
+#: whose clubs are as many as the box's tokens serve (l.516) and whose tokens go with their cards (l.504)
 REVISED: Final = 3
 SHORT_BOX: Final = ("An Epic League of {clubs} clubs needs {need} Winter Break tokens (three rounds of one more than the "
                     "clubs) and the box of {profile} holds {have}: play it with at most {most} clubs.")
@@ -377,6 +377,20 @@ def _after_match(tx: Tx, seat: int) -> None:
         club = tx.put(evolve(club, players=tuple(evolve(h, vp=h.vp + 1) if h.id == card else h for h in club.players)))
         mine = _put(tx, scored=mine.scored + ((seat, card),))
         tx.say("vp", seat, FIRST_GOAL.format(name=tx.name(card), seat=seat), card=card, amount=1)
+
+
+def _sold(tx: Tx, seat: int, card: str) -> None:
+    """l.504: "all tokens remain on cards Sold to other players": a card's Winter Break token (and its first goal, if
+    scored) goes with it to the club that now holds it; a card sold to the supply leaves the game with its token."""
+    mine = _mine(tx.state)
+    if tx.state.game.revision < REVISED or mine.token_on(seat, card) is None:
+        return
+    holder = next((c.seat for c in tx.state.clubs if any(h.id == card for h in c.players)), None)
+    if holder is None:
+        _put(tx, placed=tuple(p for p in mine.placed if p[1] != card), scored=tuple(p for p in mine.scored if p[1] != card))
+    else:
+        _put(tx, placed=tuple((holder if c == card else s, c, k) for s, c, k in mine.placed),
+             scored=tuple((holder if c == card else s, c) for s, c in mine.scored))
 
 
 def _abilities(tx: Tx, club: Club, card_id: str, abilities: Any) -> Any:
@@ -749,7 +763,7 @@ EPIC_LEAGUE = host.register(host.Module(
            "deck": _deck, "not_dealt": _not_dealt, "objective_kept": _objective_kept, "setup_check": _setup_check, "club_check": _club_check,
            "secret_cards": _secret_cards,
            "awaiting": _awaiting_setup, "board": _board, "week_phases": _week_phases, "score_parts": _score_parts,
-           "footballer": _footballer, "abilities": _abilities, "hired": _hired, "sale_price": _sale_price, "after_match": _after_match, "view": _view, "candidates": _candidates},
+           "footballer": _footballer, "abilities": _abilities, "hired": _hired, "sold": _sold, "sale_price": _sale_price, "after_match": _after_match, "view": _view, "candidates": _candidates},
     data=(host.DataFile(DATA_FILE, _read, doc="the League table extension: its teams, VP by position, the Objective cards "
                                               "of the mode and the Winter Break tokens",
                         teams=lambda ext: tuple(t.id for t in ext.teams)),),

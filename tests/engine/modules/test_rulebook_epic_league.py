@@ -401,3 +401,25 @@ def test_the_tokens_revealed_out_of_their_moment_are_refused_in_the_tables_words
     state = objectives_missed(profile, at_break(profile, state))
     why = refused(profile, state, tokens, E.NotAllowed)
     assert why == "The table cannot reveal Winter Break tokens now: the Winter Break is at the Transfer Window (round 1 of 3)."
+
+
+def test_a_winter_break_token_moves_with_its_card_to_the_club_that_hires_it() -> None:
+    """l.504: "Remember that all tokens remain on cards Sold to other players"; l.518: the Winter Break tokens
+    "remain there until the end of the game". With Transferring Players, Seat 2 hires Seat 1's Strength 3
+    footballer in week 6: he is Strength 3 for Seat 2 (his printed trained Strength is 4)."""
+    profile = profile_()
+    events = setup_events(profile, [1, 2], game={**GAME, "modules": ["epic_league", "transfers"]})
+    state = at_break(profile, run(profile, events))
+    state = set_club(set_club(state, 1, points=9, players=club(state, 1).players + (Held(MID.id, trained=True),)), 2, points=2)
+    state = window_passed(profile, objectives_missed(profile, state))
+    state, _, _ = draft(profile, state, ["strength", "any_section", "tough"], ["strength", "any_section"])
+    state, _, _ = draft(profile, state, ["attacker", "defender", "cheaper"], ["defender", "attacker"])
+    state, _, _ = draft(profile, state, ["first_goal", "jersey_1", "swap_resource"], ["first_goal", "jersey_1"])
+    state = run(profile, [{"type": "winter_place", "seat": 1, "token": "strength", "card": MID.id}], state)
+    state = advance_until(profile, state, lambda s: s.stage == "tuesday" and s.turn == 2)
+    state = set_club(state, 2, res=(9, 0, 0, 0))
+    state = run(profile, [{"type": "offer", "seat": 2, "card": MID.id, "amount": 4}, {"type": "accept_offer", "seat": 1}], state)
+    assert club(state, 2).held(MID.id) is not None
+    face = {p["id"]: p for p in engine.view(profile, state)["clubs"][1]["players"]}
+    assert face[MID.id]["strength"] == 3
+    assert state.slice(epic.NAME).token_on(2, MID.id) == "strength" and state.slice(epic.NAME).token_on(1, MID.id) is None
