@@ -267,8 +267,16 @@ def _stat(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
     tx.put(move_stat(tx, club, str(effect["stat"]), int(effect["steps"])))
 
 
+#: From this revision VP tokens a card that is no footballer puts "on this card" go to the club's supply (each counts
+#: at the Final scoring, 000 l.788 counting only Player cards once); before, they lay on a Staff card and scored nothing.
+VP_ON_OTHER_CARDS_REVISION = 3
+
+
 def _vp(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
     amount, to = int(effect["amount"]), str(effect.get("to", "club"))
+    if (to == "this_card" and tx.state.game.revision >= VP_ON_OTHER_CARDS_REVISION
+            and all(h.id != ctx.source for h in club.players)):
+        to = "club"  # a Staff card, Director, token or Sponsor: the tokens are the club's
     if to == "club":
         tx.put(evolve(club, vp_tokens=club.vp_tokens + amount))
         if not tx.quiet:

@@ -123,3 +123,23 @@ def test_a_tie_goes_to_the_club_higher_in_the_league_and_is_shared_when_level_th
     r = rows(profile, state)
     assert r[1]["total"] == r[2]["total"] == 18 and r[1]["winner"] and r[2]["winner"] and not r[3]["winner"]
     assert club(state, 3).points == 3
+
+
+def test_vp_tokens_a_staff_card_puts_on_itself_count_each_at_the_final_scoring() -> None:
+    """l.788 counts a Player card with VP tokens as 1 VP; tokens a card that is no Player card puts "on this card"
+    (an owner's Staff card: "Action: 1 €: put 2 VP tokens on this card") are the club's VP tokens and each counts
+    (engine/RULES.md, "VP tokens on a card that is no footballer"). From revision 3; revision 1–2 games replay as
+    they were played (the tokens lay on the Staff card and scored nothing)."""
+    import engine
+    from engine.cards import Ability, Effect, Staff
+    from tests.engine.helpers import with_cards
+
+    notary = Staff(id="st_r_notary", kind="staff", name="Test Notary", cost=0, profession="Notary", set="purple",
+                   abilities=(Ability(timing="action", cost=(("budget", 1),), effects=(Effect.of("vp", amount=2, to="this_card"),)),))
+    for revision, vp in ((3, 2), (1, 0)):
+        profile, state = tuesday(seats=(1,), profile=with_cards(demo(), notary))
+        state = evolve(state, game=evolve(state.game, revision=revision))
+        state = set_club(state, 1, staff=(Held(notary.id),), players=(), vp_tokens=0, res=(1, 0, 0, 0))
+        state = engine.apply(profile, state, {"type": "use_card", "seat": 1, "card": notary.id}).state
+        assert club(state, 1).res[0] == 0
+        assert rows(profile, state)[1]["vp_tokens"] == vp, revision

@@ -41,10 +41,13 @@ OPP_EMPTY = opponent("opp_r_empty", "riverside", {})
 #: Strong attackers in every central zone of theirs: three goals against BASIC (see the test).
 OPP_STRONG = opponent("opp_r_strong", "oldcastle", {**WALLS, "fwd_centre": "A2 A2", "mid_centre": "D1 D1 A2", "fwd_left": "A1"})
 
+#: Two central Midfielders of Strength 2 block a Strength-2 attacker of ours.
+OPP_MID_WALL = opponent("opp_r_midwall", "kingsbridge", {**WALLS, "mid_centre": "D2 D2"})
+
 TEN3 = footballer("pl_r_ten3", 10, "attack", 3, ("fwd",))
 SEVEN2 = footballer("pl_r_seven2", 7, "attack", 2, ("mid",))
 
-CARDS = (OPP_RIGHT_WING, OPP_LEFT_WING, OPP_MID_RIGHT, OPP_EXAMPLE_1, OPP_EXAMPLE_2, OPP_CROWD, OPP_EMPTY, OPP_STRONG, TEN3, SEVEN2)
+CARDS = (OPP_RIGHT_WING, OPP_LEFT_WING, OPP_MID_RIGHT, OPP_EXAMPLE_1, OPP_EXAMPLE_2, OPP_CROWD, OPP_EMPTY, OPP_STRONG, OPP_MID_WALL, TEN3, SEVEN2)
 
 
 def profile() -> Any:
@@ -215,3 +218,25 @@ def test_a_printed_demo_opponent_card_plays_as_worked_out_by_hand() -> None:
     by_zone = {z["zone"]: (z["scored"], z["conceded"]) for z in r[1]["zones"]}
     assert by_zone == {"def_left": (0, 0), "def_centre": (0, 1), "def_right": (0, 0), "mid_left": (0, 0), "mid_centre": (0, 0),
                        "mid_right": (1, 1), "fwd_left": (0, 1), "fwd_centre": (1, 0), "fwd_right": (0, 0)}
+
+
+def test_a_youngsters_experience_spaces_fill_for_playing_and_for_scoring() -> None:
+    """l.452: "If the player has an empty experience place and played a match, place a VP on it. If he has an empty
+    experience place and scored, place a VP on it." Milo Adler (yg_02, trained: #7, attack, Midfielder, Strength 2,
+    spaces "played" and "scored") in our central midfield: against nobody he scores (2 VP tokens); against two
+    central Defenders of Strength 2 he is blocked (1 VP token, for playing)."""
+    milo = [{"zone": "mid_centre", "jersey": 7, "card": "yg_02"} if p["jersey"] == 7 else p for p in BASIC]
+    young = Held("yg_02", trained=True)
+    prof = profile()
+    for opp, vp in ((OPP_EMPTY.id, 2), (OPP_MID_WALL.id, 1)):
+        prof, state = matchday(seats=(1,), opponents=(opp,), profile=prof)
+        state = set_club(state, 1, players=(young,), res=(0, 0, 0, 1))
+        state = run(prof, [lineup(1, milo), {"type": "kickoff", "seat": 1}], state)
+        assert club(state, 1).held("yg_02").vp == vp, opp
+
+
+def test_the_stands_take_fanbase_the_club_has() -> None:
+    """l.633: the Fanbase placed on the Stands is the club's own: with 1 Fanbase, 2 on the Stands is refused."""
+    prof, state = matchday(seats=(1,), opponents=(OPP_CROWD.id,), profile=profile())
+    state = set_club(state, 1, players=(), res=(0, 1, 0, 0))
+    refused(prof, state, lineup(1, BASIC, 2), E.NotEnoughResources)
