@@ -145,3 +145,14 @@ def test_the_club_potential_needs_a_roll_higher_than_the_stat() -> None:
     asked = engine.apply(profile, state, {"type": "potential", "seat": 1, "stat": "fitness"}).state
     assert club(engine.apply(profile, asked, {"type": "roll", "seat": 1, "value": 5}).state, 1).stats[3] == 5
     assert club(engine.apply(profile, asked, {"type": "roll", "seat": 1, "value": 6}).state, 1).stats[3] == 6
+
+
+def test_a_stat_at_the_top_cannot_be_tried_and_the_budget_never() -> None:
+    """l.577–581: a roll "higher than your current Stat marker position" raises it: at 6 no d6 can, so the action
+    is refused rather than wasted (engine/RULES.md, "Club potential"); "You may not increase the Stat of [budget]
+    that way"."""
+    profile, state = days(seats=(1,))
+    state = set_club(state, 1, stats=(2, 2, 6, 2))
+    assert refused(profile, state, {"type": "potential", "seat": 1, "stat": "operation"}, E.NotAllowed) == \
+        E.POTENTIAL_TOP.format(seat=1, stat="Operation", level=6)
+    refused(profile, state, {"type": "potential", "seat": 1, "stat": "budget"}, E.NotAllowed)

@@ -240,3 +240,14 @@ def test_the_stands_take_fanbase_the_club_has() -> None:
     prof, state = matchday(seats=(1,), opponents=(OPP_CROWD.id,), profile=profile())
     state = set_club(state, 1, players=(), res=(0, 1, 0, 0))
     refused(prof, state, lineup(1, BASIC, 2), E.NotEnoughResources)
+
+
+def test_each_additional_stands_token_takes_one_more_fanbase() -> None:
+    """l.633: "You may place up to 1 Fanbase on each of the Stands (printed on the board and on the Stadium
+    Infrastructure token)". The board's 2 Stands and two Additional stands tokens: 4 Fanbase, paid back as 4 €; 5
+    are refused."""
+    prof, state = matchday(seats=(1,), opponents=(OPP_CROWD.id,), profile=profile())
+    state = set_club(state, 1, players=(), res=(0, 5, 0, 0), infrastructure=("stands", "stands"))
+    refused(prof, state, lineup(1, BASIC, 5), E.NotAllowed)
+    state = run(prof, [lineup(1, BASIC, 4), {"type": "kickoff", "seat": 1}], state)
+    assert club(state, 1).res[:2] == (4, 1)
