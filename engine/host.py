@@ -183,6 +183,9 @@ HOOKS: Final[Mapping[str, Hook]] = MappingProxyType({
     "objective_kept": Hook("first", "(tx, seat, card) -> True | None: a module keeps another Objective card of a "
                                     "club that already has one (the Epic League's second Objective)"),
     "setup_check": Hook("each", "(tx): before week 1 begins, refuse a setup the module cannot play with"),
+    "turn_check": Hook("each", "(tx, seat, what): the action of a club's turn (the event's type; ``what`` in words), "
+                               "refused when a module allows the club no such action now (after three offers "
+                               "declined: a hire from the Transfer area or a pass)"),
     "club_check": Hook("each", "(tx, seat): a club about to join the game, refused when the module cannot play with one "
                                "more club (a deck short of the cards each club draws)"),
     "sale_price": Hook("pipeline", "(tx, club, held, price: tuple[int, int]) -> (€, VP tokens) a sold footballer brings"),

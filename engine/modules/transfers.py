@@ -87,6 +87,10 @@ OFFER_NEGATIVE: Final = "an amount of € from 0"
 TOO_MANY_DECLINED: Final = ("Seat {seat} has had {most} offers declined this {day}: it hires from the Transfer area "
                             "or passes.")
 NO_OFFER: Final = "No offer awaits Seat {seat}'s answer."
+#: The actions left to a club whose offers were declined three times this day (l.45: "you must Hire a Player from
+#: the Transfer Area or pass"; a pass is always allowed); from revision 3 of the readings (engine/RULES.md).
+AFTER_DECLINES: Final = ("hire_player", "hire_youngster", "offer")
+AFTER_DECLINES_REVISION: Final = 3
 ASK_DOC: Final = "the € the seller asks (default: Strength + 2)"
 AMOUNT_DOC: Final = "the € bid (default: the asking price, then one step over the highest bid)"
 
@@ -428,6 +432,15 @@ def _on_offer(tx: Tx) -> None:
            detail=f"Seat {seat} → Seat {owner.seat}")
 
 
+def _turn(tx: Tx, seat: int, what: str) -> None:
+    """A club whose offers were declined three times this day hires from the Transfer area or passes (l.45)."""
+    if tx.state.game.revision < AFTER_DECLINES_REVISION or tx.event.get("type") in AFTER_DECLINES:
+        return  # (an offer is refused by its own check, with the same words)
+    most = prices_of(tx.profile).declined_most
+    if declined(tx.state, seat) >= most:
+        raise E.NotAllowed(TOO_MANY_DECLINED.format(seat=seat, most=most, day=_day_words(tx)))
+
+
 def _day_words(tx: Tx) -> str:
     return tx.stage_name() if tx.state.stage in TURN_DAYS else f"{tx.stage_name()}'s Transfer Window"
 
@@ -659,7 +672,7 @@ TRANSFERS = host.register(host.Module(
                                         seat_page=True),
     },
     hooks={"sale_price": _sale_price, "busy": _busy, "awaiting": _awaiting, "view": _view, "candidates": _candidates,
-           "card_uses": _card_uses},
+           "card_uses": _card_uses, "turn_check": _turn},
     data=(host.DataFile(FILE, _read, required=False,
                         doc="the leaflet's numbers: Strength + 2 to the supply, the seller's 1 €, three offers "
                             "declined, the € a press bids over the highest"),),

@@ -50,8 +50,10 @@ def _turn_check(tx: Tx, seat: int, what: str, *, free: bool = False) -> Club:
     for waiting in s.pending:
         if waiting.seat == seat:
             raise E.NotAllowed(E.FINISH_ROLL_FIRST.format(seat=seat, what=waiting.purpose.replace('_', ' ') or waiting.need))
-    if not free and club.acted:
-        raise E.NotAllowed(E.ALREADY_ACTED.format(seat=seat, day=tx.stage_name()))
+    if not free:
+        if club.acted:
+            raise E.NotAllowed(E.ALREADY_ACTED.format(seat=seat, day=tx.stage_name()))
+        tx.rules.turn_check(tx, seat, what)  # type: ignore[attr-defined]
     return club
 
 

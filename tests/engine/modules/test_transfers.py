@@ -30,10 +30,11 @@ GAME = {"type": "game", "modules": ["transfers"]}
 
 
 def _tuesday(modules: tuple[str, ...] = ("transfers",), seats: tuple[int, ...] = (1, 2, 3, 4),
-             extra: tuple[dict[str, Any], ...] = ()) -> tuple[Any, State]:
+             extra: tuple[dict[str, Any], ...] = (), revision: int = 1) -> tuple[Any, State]:
     """Seat 1's turn on the first Tuesday; every club has 10 € and seat 1 holds only what a test gives it."""
     profile = demo()
-    state = run(profile, [*setup_events(profile, list(seats), game={"type": "game", "modules": list(modules)}), *extra])
+    game = {"type": "game", "modules": list(modules), "revision": revision}
+    state = run(profile, [*setup_events(profile, list(seats), game=game), *extra])
     state = at_stage(profile, state, "tuesday")
     assert state.turn == 1
     for seat in seats:
@@ -235,6 +236,40 @@ def test_three_declined_offers_leave_the_transfer_area_or_a_pass() -> None:
         T.TOO_MANY_DECLINED.format(seat=1, most=3, day="Tuesday")
     state, _ = _apply(profile, state, {"type": "pass", "seat": 1})
     assert state.turn == 2
+
+
+def _declined_three_times(revision: int) -> tuple[Any, State]:
+    profile, state = _tuesday(seats=(1, 2), revision=revision)
+    state = set_club(state, 2, players=(Held("pl_02", trained=True),))
+    for amount in (1, 2, 3):
+        state, _ = _apply(profile, state, {"type": "offer", "seat": 1, "card": "pl_02", "amount": amount},
+                          {"type": "decline_offer", "seat": 2})
+    return profile, state
+
+
+def test_after_three_declined_offers_the_club_hires_from_the_transfer_area_or_passes() -> None:
+    """l.45: "If 3 of your offers have been declined, you must Hire a Player from the Transfer Area or pass": a
+    Staff card, a building or another action is refused with that sentence; a hire from the Transfer area is its
+    action."""
+    profile, state = _declined_three_times(engine.REVISION)
+    must = T.TOO_MANY_DECLINED.format(seat=1, most=3, day="Tuesday")
+    staff = next(c.id for c in profile.cards_of("staff") if c.cost <= 10 and c.profession != "First trainer")
+    assert refused(profile, state, {"type": "hire_staff", "seat": 1, "card": staff}, E.NotAllowed) == must
+    assert refused(profile, state, {"type": "office", "seat": 1}, E.NotAllowed) == must
+    player = next(c for c in profile.cards_of("player") if c.untrained.cost <= 10
+                  and all(c.id != h.id for cl in state.clubs for h in cl.players))
+    hired, _ = _apply(profile, state, {"type": "hire_player", "seat": 1, "card": player.id})
+    assert club(hired, 1).held(player.id) is not None and hired.turn == 2
+    passed, _ = _apply(profile, state, {"type": "pass", "seat": 1})
+    assert passed.turn == 2
+
+
+def test_a_game_begun_before_lets_the_club_take_another_action_after_three_declined_offers() -> None:
+    # revisions 1–2 (engine/RULES.md "Revisions"): the game replays as it was played
+    profile, state = _declined_three_times(2)
+    staff = next(c.id for c in profile.cards_of("staff") if c.cost <= 10 and c.profession != "First trainer")
+    hired, _ = _apply(profile, state, {"type": "hire_staff", "seat": 1, "card": staff})
+    assert any(h.id == staff for h in club(hired, 1).staff)
 
 
 def test_offers_are_refused_for_own_or_unowned_cards_and_beyond_the_clubs_money() -> None:
