@@ -268,7 +268,7 @@ def _stat(tx: Tx, club: Club, ctx: Ctx, effect: Effect) -> None:
 
 
 #: From this revision VP tokens a card that is no footballer puts "on this card" go to the club's supply (each counts
-#: at the Final scoring, 000 l.788 counting only Player cards once); before, they lay on a Staff card and scored nothing.
+#: at the Final scoring, 000 l.785 counting only Player cards once); before, they lay on a Staff card and scored nothing.
 VP_ON_OTHER_CARDS_REVISION = 3
 
 

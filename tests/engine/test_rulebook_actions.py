@@ -1,4 +1,4 @@
-"""The base rulebook's Tuesday–Thursday turns (000 l.393–598), case by case: one action and one free action a day,
+"""The base rulebook's Tuesday–Thursday turns (000 l.393–599), case by case: one action and one free action a day,
 clockwise from the First player; card actions once per round; the free action; the Scout and Toncini examples; the
 Office track; the Club potential.
 
@@ -45,7 +45,7 @@ def test_one_action_a_day_clockwise_from_the_first_player_and_the_same_action_ag
 
 
 def test_a_second_action_the_same_day_is_refused_and_only_a_card_action_is_left_as_the_free_action() -> None:
-    """l.597: "During each day ... you may perform only 1 action. You may spend 2 Operation to perform 1 additional
+    """l.593–595: "During each day ... you may perform only 1 action. You may spend 2 Operation to perform 1 additional
     free action. Return 2 Operation to the Supply and choose any of your cards or tokens. Pay it's regular cost and
     exhaust that card or token." """
     profile, state = days()
@@ -58,7 +58,7 @@ def test_a_second_action_the_same_day_is_refused_and_only_a_card_action_is_left_
 
 
 def test_the_scout_example_hire_a_scout_then_use_him_as_the_free_action() -> None:
-    """l.599: "As your action, you have hired a Scout. As a free action, you may spend 2 Operation plus required
+    """l.597: "As your action, you have hired a Scout. As a free action, you may spend 2 Operation plus required
     Resources to perform their action and hire any player from a display." 10 € − 3 (Scout) − 3 (Galli) = 4 €;
     2 Operation and the Scout's 1 Fanbase spent."""
     profile, state = days()
@@ -71,7 +71,7 @@ def test_the_scout_example_hire_a_scout_then_use_him_as_the_free_action() -> Non
 
 
 def test_the_free_action_needs_two_operation_besides_the_cards_cost() -> None:
-    """l.598: "Return 2 Operation to the Supply ... Pay it's regular cost". With 2 Operation and no Fanbase the
+    """l.595: "Return 2 Operation to the Supply ... Pay it's regular cost". With 2 Operation and no Fanbase the
     Scout's action (1 Fanbase) is refused; with 1 Operation no free action is possible and the turn passes at once."""
     profile, state = days()
     state = set_club(state, 1, res=(10, 0, 2, 0))
@@ -87,7 +87,7 @@ def test_the_free_action_needs_two_operation_besides_the_cards_cost() -> None:
 
 def test_a_cards_action_is_used_once_per_round_and_again_the_next_round() -> None:
     """l.411: "... except for actions on cards, which can be performed only once per round each. You must exhaust
-    every card that you have used"; l.775: "Unexhaust every exhausted cards and tokens" at the End of the round.
+    every card that you have used"; l.771: "Unexhaust every exhausted cards and tokens" at the End of the round.
     The Scout used as Tuesday's action is still exhausted on Wednesday, even as a free action."""
     profile, state = days()
     state = set_club(state, 1, res=(10, 2, 4, 0), staff=(Held("st_25"),))
@@ -102,7 +102,7 @@ def test_a_cards_action_is_used_once_per_round_and_again_the_next_round() -> Non
 
 
 def test_the_toncini_example_a_trained_youngster_who_played_once_sells_for_five_euros_and_one_vp() -> None:
-    """l.452: "If the player has an empty experience place and played a match, place a VP on it"; l.470–475: "Gain
+    """l.464: "If the player has an empty experience place and played a match, place a VP on it"; l.472–476: "Gain
     5 € and all VP tokens from that Player card ... Example: You want to sell a Toncini card. He is a trained
     Youngster, who has played in one match. You gain 5 € and 1 VP token that was laying on that Player card."
     Toncini (yg_01, trained: #4, defence, experience space "played") plays a match that is lost 0–1 (his own
@@ -137,7 +137,7 @@ def test_the_office_costs_the_space_above_the_marker() -> None:
 
 
 def test_the_club_potential_needs_a_roll_higher_than_the_stat() -> None:
-    """l.574–579: "Pick any of those tracks and roll a 6 sided die. If the result is higher than your current Stat
+    """l.579–583: "Pick any of those tracks and roll a 6 sided die. If the result is higher than your current Stat
     marker position, move it by 1 space to the right. If it is lower or equal - nothing happens." Fitness at 5: a 5
     does nothing, a 6 raises it to 6."""
     profile, state = days(seats=(1,))
@@ -148,7 +148,7 @@ def test_the_club_potential_needs_a_roll_higher_than_the_stat() -> None:
 
 
 def test_a_stat_at_the_top_cannot_be_tried_and_the_budget_never() -> None:
-    """l.577–581: a roll "higher than your current Stat marker position" raises it: at 6 no d6 can, so the action
+    """l.579–585: a roll "higher than your current Stat marker position" raises it: at 6 no d6 can, so the action
     is refused rather than wasted (engine/RULES.md, "Club potential"); "You may not increase the Stat of [budget]
     that way"."""
     profile, state = days(seats=(1,))
@@ -156,3 +156,14 @@ def test_a_stat_at_the_top_cannot_be_tried_and_the_budget_never() -> None:
     assert refused(profile, state, {"type": "potential", "seat": 1, "stat": "operation"}, E.NotAllowed) == \
         E.POTENTIAL_TOP.format(seat=1, stat="Operation", level=6)
     refused(profile, state, {"type": "potential", "seat": 1, "stat": "budget"}, E.NotAllowed)
+
+
+def test_a_second_card_of_a_number_the_club_holds_may_be_hired() -> None:
+    """l.437: "You may have more players with the same number, but you can never have two players with the same
+    jersey number playing in the same match." Ray Dunmore (pl_01, #2, 1 €) then the other #2, pl_07 (2 €), on
+    Wednesday: 3 € spent, both held."""
+    profile, state = days(seats=(1,))
+    state = set_club(state, 1, res=(3, 0, 0, 0))
+    state = engine.apply(profile, state, {"type": "hire_player", "seat": 1, "card": "pl_01"}).state
+    state = engine.apply(profile, state, {"type": "hire_player", "seat": 1, "card": "pl_07"}).state
+    assert club(state, 1).res[0] == 0 and {h.id for h in club(state, 1).players} == {"pl_01", "pl_07"}

@@ -30,9 +30,9 @@ OPP_RIGHT_WING = opponent("opp_r_rwing", "downtown", {**WALLS, "fwd_right": "A1"
 OPP_LEFT_WING = opponent("opp_r_lwing", "downtown", {**WALLS, "fwd_left": "A1"})
 #: Their left midfield empty, a defender on their right midfield instead: our right Midfielder (9) is unblocked.
 OPP_MID_RIGHT = opponent("opp_r_midr", "downtown", {"mid_centre": "D1 D1", "mid_right": "D1", "def_centre": "D1 D1"})
-#: Example 1 (l.686–688): their central Defender of Strength 3; their attacker meets our empty right wing.
+#: Example 1 (l.691–693): their central Defender of Strength 3; their attacker meets our empty right wing.
 OPP_EXAMPLE_1 = opponent("opp_r_ex1", "steelchester", {"mid_centre": "D1 D1", "mid_left": "D1", "def_centre": "D3", "fwd_left": "A1"})
-#: Example 2 (l.694–696): their central Midfielders are one defender and one attacker of Strength 1.
+#: Example 2 (l.705–707): their central Midfielders are one defender and one attacker of Strength 1.
 OPP_EXAMPLE_2 = opponent("opp_r_ex2", "harbour", {"mid_centre": "D1 A1", "mid_left": "D1", "def_centre": "D1 D1"})
 #: Three defenders against our two central Forwards and nothing else: "If there are more defenders ... nothing happens".
 OPP_CROWD = opponent("opp_r_crowd", "northfield", {**WALLS, "def_centre": "D1 D1 D1"})
@@ -95,7 +95,7 @@ def test_the_left_defenders_face_the_opponents_right_forwards_and_the_right_defe
 
 
 def test_example_1_an_equal_defender_blocks_the_strongest_attacker_and_the_other_attacker_scores() -> None:
-    """l.686–688: "Yours attack Strength is 3 and the Opponent defence Strength is 3, so your attacker will be
+    """l.691–693: "Yours attack Strength is 3 and the Opponent defence Strength is 3, so your attacker will be
     blocked and your other attacker is not blocked and scores a goal. Opponents attack Strength is 1 and your
     defence Strength is 0, so their attacker will score without being blocked." """
     with_ten = [{"zone": "fwd_centre", "jersey": 10, "card": TEN3.id} if p["jersey"] == 10 else p for p in SHIFTED]
@@ -110,7 +110,7 @@ def test_example_1_an_equal_defender_blocks_the_strongest_attacker_and_the_other
 
 
 def test_example_2_a_stronger_attacker_scores_and_an_equal_one_is_blocked() -> None:
-    """l.694–696: "Yours attack Strength is 2 and the Opponent defence Strength is 1, so your attacker will score.
+    """l.705–707: "Yours attack Strength is 2 and the Opponent defence Strength is 1, so your attacker will score.
     Opponents attack Strength is 1, so he will be blocked by your defence (Strength 1)." """
     mids = [{"zone": "mid_centre", "jersey": 7, "card": SEVEN2.id} if p["jersey"] == 7 else p for p in BASIC]
     mids = [plain("mid_centre", 8, "defence") if p["jersey"] == 8 else p for p in mids]
@@ -141,7 +141,7 @@ def test_more_defenders_than_attackers_nothing_happens_and_unblocked_attackers_a
 
 
 def test_two_clubs_against_one_team_move_it_for_each_match_and_flip_it_inactive() -> None:
-    """l.713: "Move the Team markers of both teams on the League table ... If 2 or more players have played against
+    """l.714: "Move the Team markers of both teams on the League table ... If 2 or more players have played against
     the same opponent in that round, flip its marker to the inactive (black) side." Club 1 draws against Downtown
     (1 space each), club 2 loses to Downtown (Downtown 3 more): Downtown moves 4."""
     prof, state, r = play((OPP_RIGHT_WING.id, OPP_LEFT_WING.id), {1: SHIFTED, 2: SHIFTED})
@@ -174,7 +174,7 @@ def test_the_stands_fanbase_pays_one_euro_each_after_the_match() -> None:
 
 
 def test_the_match_consequence_follows_the_result_row_of_the_table() -> None:
-    """l.716–720: "Roll a 6 sided die and resolve the corresponding result, depending on the Match result ...
+    """l.716–718: "Roll a 6 sided die and resolve the corresponding result, depending on the Match result ...
     RESOURCE GAIN/LOSS - Move the Stat marker on the indicated Resource track." The demo table: a win's 6 is
     Budget +1, a draw's 6 Fanbase +1, a loss's 3 Fanbase -1."""
     prof, state, r = play((OPP_EMPTY.id, OPP_CROWD.id, OPP_LEFT_WING.id), {1: BASIC, 2: BASIC, 3: SHIFTED})
@@ -187,7 +187,7 @@ def test_the_match_consequence_follows_the_result_row_of_the_table() -> None:
 
 
 def test_teams_nobody_played_roll_their_die_by_the_board_table() -> None:
-    """l.721: "Roll a corresponding die for each Opponent team that nobody has played against and move their Team
+    """l.722: "Roll a corresponding die for each Opponent team that nobody has played against and move their Team
     markers on the League table." Demo dice: red 3 3 3 1 1 0, blue 3 3 1 1 0 0, green 3 1 1 0 0 0; Harbour and
     Northfield roll red, Kingsbridge blue, Riverside green."""
     prof, state, r = play((OPP_CROWD.id,), {1: BASIC})  # Northfield is played: it rolls nothing
@@ -221,7 +221,7 @@ def test_a_printed_demo_opponent_card_plays_as_worked_out_by_hand() -> None:
 
 
 def test_a_youngsters_experience_spaces_fill_for_playing_and_for_scoring() -> None:
-    """l.452: "If the player has an empty experience place and played a match, place a VP on it. If he has an empty
+    """l.464: "If the player has an empty experience place and played a match, place a VP on it. If he has an empty
     experience place and scored, place a VP on it." Milo Adler (yg_02, trained: #7, attack, Midfielder, Strength 2,
     spaces "played" and "scored") in our central midfield: against nobody he scores (2 VP tokens); against two
     central Defenders of Strength 2 he is blocked (1 VP token, for playing)."""

@@ -1,5 +1,5 @@
 """The base rulebook's End of the round (000 l.767–778, Maintenance l.883–887) and the Monday after it
-(Production l.309, the Board meeting l.371–391), case by case.
+(Production l.311, the Board meeting l.371–391), case by case.
 
 Expected numbers are worked out by hand from the demo board's Maintenance tracks (engine/data/demo/board.toml:
 footballers 0 0 0 0 1 1 1 2 2 2 3 3 3 4, Staff 0 0 1 1 2 2 3 3 4, Infrastructure 0 0 0 1 1 1 2 2, € due for a count
@@ -108,7 +108,7 @@ def test_a_club_with_no_euro_names_one_card_twice_for_four_tokens() -> None:
 
 
 def test_one_of_each_resource_but_euros_is_kept() -> None:
-    """l.776: "Keep max. 1 Fanbase, 1 Operation, 1 Fitness markers and discard the rest. You may keep as many €
+    """l.775: "Keep max. 1 Fanbase, 1 Operation, 1 Fitness markers and discard the rest. You may keep as many €
     markers as you want." Kept: (9 €, 1, 0, 1); Monday's Production at level 2 adds (2, 2, 1, 3)."""
     prof, state = at_results()
     state = club_with(state, 1, 0, 0, (), (9, 4, 0, 3))
@@ -117,7 +117,7 @@ def test_one_of_each_resource_but_euros_is_kept() -> None:
 
 
 def test_the_stage_marker_passes_to_the_next_player_on_the_left() -> None:
-    """l.285: "First player passes the Stage marker to the next player on their left"; l.777 "Pass the Stage marker
+    """l.285: "First player passes the Stage marker to the next player on their left"; l.776 "Pass the Stage marker
     to the next player." Seats play clockwise by rising number: 2 after 1, and 1 after the last seat."""
     prof, state = at_results(seats=(1, 2, 3), first=1)
     state, said = close(prof, state)
@@ -132,7 +132,7 @@ def test_the_stage_marker_passes_to_the_next_player_on_the_left() -> None:
 
 
 def test_production_gains_by_each_stat_level() -> None:
-    """l.309: "All players simultaneously gain resources according to the positions of their Stat level markers on
+    """l.311: "All players simultaneously gain resources according to the positions of their Stat level markers on
     the tracks." Demo tracks: € 1 2 3 4 5 6, Fanbase 1 2 2 3 3 4, Operation 1 1 2 2 3 3, Fitness 2 3 4 5 6 7. Levels
     € 1, Fanbase 3, Operation 5, Fitness 6 produce 1 €, 2 Fanbase, 3 Operation, 7 Fitness."""
     prof, state = at_results()
@@ -153,7 +153,7 @@ MEETING = board_meeting("bm_r_example",
 
 
 def test_the_board_meeting_example_two_directors_for_yellow_beat_one_for_blue() -> None:
-    """l.385–390: "Each player rolls a 6 sided die and checks the result on their Director cards ... Resolve the
+    """l.385–389: "Each player rolls a 6 sided die and checks the result on their Director cards ... Resolve the
     effect corresponding to the decision with the most votes ... Example: You have rolled 1. Two of your directors
     vote for the yellow decision and one for the blue decision. Yellow decision wins as it got the most votes. Gain
     the indicated 2€ and lose 3 fanbase". On a 6 YES and NO vote yellow, ALSO blue: yellow again; on a 2 ALSO and NO
