@@ -251,3 +251,20 @@ def test_each_additional_stands_token_takes_one_more_fanbase() -> None:
     refused(prof, state, lineup(1, BASIC, 5), E.NotAllowed)
     state = run(prof, [lineup(1, BASIC, 4), {"type": "kickoff", "seat": 1}], state)
     assert club(state, 1).res[:2] == (4, 1)
+
+
+def test_a_consequence_past_the_ends_of_a_stat_track_gains_or_loses_the_resource() -> None:
+    """l.225: "Whenever you must move a Stat marker over the value 6, gain the indicated Resource marker. Whenever you
+    must move it below value 1, lose the indicated Resource marker (If you don't have any, lose 1 € instead. If you
+    don't have € either, nothing happens)." A win's 6 (Budget +1) at Budget level 6 gains 1 €; a loss's 3 (Fanbase
+    -1) at Fanbase level 1 loses 1 Fanbase, or 1 € when there is none, or nothing."""
+    prof, state, r = play((OPP_EMPTY.id, OPP_LEFT_WING.id, OPP_LEFT_WING.id, OPP_LEFT_WING.id), {1: BASIC, 2: SHIFTED, 3: SHIFTED, 4: SHIFTED})
+    assert [r[s]["result"] for s in (1, 2, 3, 4)] == ["win", "loss", "loss", "loss"]
+    state = set_club(state, 1, stats=(6, 2, 2, 2), res=(0, 0, 0, 0))
+    for seat, res in ((2, (3, 2, 0, 0)), (3, (3, 0, 0, 0)), (4, (0, 0, 0, 0))):
+        state = set_club(state, seat, stats=(2, 1, 2, 2), res=res)
+    after = consequences(prof, state, {1: 6, 2: 3, 3: 3, 4: 3})
+    assert club(after, 1).stats[0] == 6 and club(after, 1).res == (1, 0, 0, 0)
+    assert club(after, 2).stats[1] == 1 and club(after, 2).res == (3, 1, 0, 0)
+    assert club(after, 3).res == (2, 0, 0, 0)
+    assert club(after, 4).res == (0, 0, 0, 0)
