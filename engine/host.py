@@ -188,6 +188,8 @@ HOOKS: Final[Mapping[str, Hook]] = MappingProxyType({
                                "declined: a hire from the Transfer area or a pass)"),
     "club_check": Hook("each", "(tx, seat): a club about to join the game, refused when the module cannot play with one "
                                "more club (a deck short of the cards each club draws)"),
+    "tokens_gained": Hook("pipeline", "(tx, club, held, kind: 'injury' | 'suspension', count: int) -> count: the Injury "
+                                      "or Suspension tokens a card gains (the Epic League's Tough token ignores one)"),
     "sale_price": Hook("pipeline", "(tx, club, held, price: tuple[int, int]) -> (€, VP tokens) a sold footballer brings"),
     "sold": Hook("each", "(tx, seat, card_id): after a footballer was sold"),
     "hired": Hook("each", "(tx, seat, card_id, row): after a card was hired from a row"),

@@ -60,7 +60,7 @@ EFFECTS: Final = {
     "cheaper": "may assign 1 fewer resource to activate its effect (the table keeps to it)",
     "swap_resource": "may use another resource to be assigned or activate its effects (the table keeps to it)",
     "first_goal_vp": "places 1 VP token on its card when it scores for the first time",
-    "ignore_token": "ignores 1 of each Injury or Suspension tokens it gains (the table keeps to it)",
+    "ignore_token": "ignores 1 of each Injury or Suspension tokens it gains",
 }
 STEPS: Final = ("objectives", "transfer", "tokens", "draft", "place", "done")
 
@@ -391,6 +391,15 @@ def _sold(tx: Tx, seat: int, card: str) -> None:
     else:
         _put(tx, placed=tuple((holder if c == card else s, c, k) for s, c, k in mine.placed),
              scored=tuple((holder if c == card else s, c) for s, c in mine.scored))
+
+
+def _tokens_gained(tx: Tx, club: Club, held: Any, kind: str, count: int) -> int:
+    """The Tough token (l.538): "Each time this Player gains [Injury or Suspension tokens], ignore 1 of them"."""
+    if tx.state.game.revision < REVISED or club is None:
+        return count  # a game begun before: the table kept to it by hand, as it was recorded
+    token = _mine(tx.state).token_on(club.seat, held.id)
+    found = _ext(tx.profile).token(token) if token is not None else None
+    return count - 1 if found is not None and found.effect == "ignore_token" else count
 
 
 def _abilities(tx: Tx, club: Club, card_id: str, abilities: Any) -> Any:
@@ -763,7 +772,7 @@ EPIC_LEAGUE = host.register(host.Module(
            "deck": _deck, "not_dealt": _not_dealt, "objective_kept": _objective_kept, "setup_check": _setup_check, "club_check": _club_check,
            "secret_cards": _secret_cards,
            "awaiting": _awaiting_setup, "board": _board, "week_phases": _week_phases, "score_parts": _score_parts,
-           "footballer": _footballer, "abilities": _abilities, "hired": _hired, "sold": _sold, "sale_price": _sale_price, "after_match": _after_match, "view": _view, "candidates": _candidates},
+           "footballer": _footballer, "abilities": _abilities, "hired": _hired, "sold": _sold, "sale_price": _sale_price, "tokens_gained": _tokens_gained, "after_match": _after_match, "view": _view, "candidates": _candidates},
     data=(host.DataFile(DATA_FILE, _read, doc="the League table extension: its teams, VP by position, the Objective cards "
                                               "of the mode and the Winter Break tokens",
                         teams=lambda ext: tuple(t.id for t in ext.teams)),),

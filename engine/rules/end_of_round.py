@@ -7,6 +7,7 @@ from __future__ import annotations
 from engine import errors as E
 from engine.rules.abilities import open_windows
 from engine.rules.context import field, replace_held, seat_of, turn_order
+from engine.rules.suspension_and_injury import gained
 from engine.state import ZERO, Club, Held, Pending, evolve, evolve1
 from engine.tx import Tx
 
@@ -108,7 +109,11 @@ def on_suspensions(tx: Tx) -> None:
     for card_id in cards:
         held = club.held(card_id)
         assert held is not None
-        club = replace_held(club, evolve(held, suspension=held.suspension + 2))
-        tx.say("suspension", seat, f"{tx.name(card_id)} gets 2 Suspension tokens for unpaid Maintenance.", card=card_id, tokens=2)
+        tokens = gained(tx, club, held, "suspension", 2, "unpaid Maintenance")
+        if not tokens:
+            continue
+        club = replace_held(club, evolve(held, suspension=held.suspension + tokens))
+        tx.say("suspension", seat, f"{tx.name(card_id)} gets {tokens} Suspension token{'s' if tokens > 1 else ''} for unpaid "
+               "Maintenance.", card=card_id, tokens=tokens)
     tx.put(club)
     tx.state = evolve(tx.state, pending=tuple(p for p in tx.state.pending if p is not need))

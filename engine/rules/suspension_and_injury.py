@@ -9,6 +9,8 @@ each match". Directors and Infrastructure tokens take Suspension tokens too ("Ot
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.rules.context import replace_held, set_mod, side_of, suspend_other
 from engine.state import Club, Held, evolve
 from engine.tx import Tx
@@ -40,13 +42,35 @@ def injure(tx: Tx, club: Club, held: Held, weeks: int, label: str) -> Club:
         if club.mod(key) > 0:
             tx.say("injury_prevented", club.seat, f"{tx.name(held.id)} escapes an injury ({label}).", card=held.id)
             return set_mod(club, key, -1) if key.endswith("round") else club
+    weeks = gained(tx, club, held, "injury", weeks, label)
+    if not weeks:
+        return club
     if not tx.quiet:
         tx.say("injury", club.seat, f"{tx.name(held.id)} is injured for {weeks} week(s) ({label}).", card=held.id, weeks=weeks)
     return replace_held(club, evolve(held, injury=max(held.injury, weeks)))
 
 
+#: Said when a module lets a card gain fewer tokens than it was given (the Epic League's Tough token).
+TOKENS_IGNORED: Final = "{name} ignores {ignored} of the {kind} token(s) ({label}): {count} left to gain."
+
+
+def gained(tx: Tx, club: Club, held: Held, kind: str, count: int, label: str) -> int:
+    """The tokens the card gains of ``count`` given, as the game's modules let it (``tokens_gained``)."""
+    if "tokens_gained" not in tx.rules.filled:  # type: ignore[attr-defined]
+        return count
+    kept = max(0, min(count, tx.rules.tokens_gained(tx, club, held, kind, count)))  # type: ignore[attr-defined]
+    if kept != count:
+        tx.say("tokens_ignored", club.seat, TOKENS_IGNORED.format(name=tx.name(held.id), ignored=count - kept,
+                                                                  kind=kind.capitalize(), label=label, count=kept),
+               card=held.id, tokens=kind, ignored=count - kept)
+    return kept
+
+
 def suspend(tx: Tx, club: Club, held: Held, tokens: int, label: str) -> Club:
     """Put Suspension tokens on a footballer or Staff card."""
+    tokens = gained(tx, club, held, "suspension", tokens, label)
+    if not tokens:
+        return club
     if not tx.quiet:
         tx.say("suspension", club.seat, f"{tx.name(held.id)} gets {tokens} Suspension token(s) ({label}).", card=held.id, tokens=tokens)
     return replace_held(club, evolve(held, suspension=held.suspension + tokens))
@@ -61,6 +85,9 @@ def injury_roll(tx: Tx, seat: int, value: int, weeks: int, suspension: bool = Fa
         tx.say("no_effect", seat, f"Seat {seat} rolled {value} on the d10 (number {jersey}) and has no card with that number: nothing happens.", roll=value, jersey=jersey)
         return
     if suspension:
+        weeks = gained(tx, club, held, "suspension", weeks, f"d10 rolled {value}: number {jersey}")
+        if not weeks:
+            return
         tx.put(replace_held(club, evolve(held, suspension=held.suspension + weeks)))
         tx.say("suspension", seat, f"{tx.name(held.id)} (number {jersey}, d10 rolled {value}) gets {weeks} Suspension token(s).", card=held.id, tokens=weeks, roll=value, jersey=jersey)
     else:
