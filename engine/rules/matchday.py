@@ -659,7 +659,9 @@ def _compare_zones(tx: Tx, club: Club, opponent: Opponent, keep: bool) -> tuple[
                     if card:
                         scorers[card] = scorers.get(card, 0) + 1
             else:
-                attackers.sort(key=_strength_key, reverse=True)  # strongest first, equals in lineup order
+                # strongest first; among equals a jersey marker without a card is paired (and blocked) first, so the
+                # card scores (from revision 3; before, equals in lineup order)
+                attackers.sort(key=_strength_key if tx.state.game.revision < CARDS_SCORE_REVISION else _plain_first_key, reverse=True)
                 n = len(d)
                 for i, (s, card) in enumerate(attackers):
                     if i >= n or s > d[i]:
@@ -716,6 +718,14 @@ def _changed_lines(club: Club, opponent: Opponent) -> dict[str, tuple[tuple[int,
 
 #: An attacker's Strength, of (Strength, card), read without a Python call per attacker.
 _strength_key: Final = itemgetter(0)
+#: From this revision, of attackers of equal Strength in a zone the jersey markers without a card meet the defenders
+#: first, so a card scores when one of them can (engine/RULES.md, "Zone pairs").
+CARDS_SCORE_REVISION: Final = 3
+
+
+def _plain_first_key(attacker: tuple[int, str | None]) -> tuple[int, bool]:
+    """An attacker's order, strongest first (sorted in reverse): among equals, one without a card comes first."""
+    return attacker[0], attacker[1] is None
 
 
 def on_kickoff(tx: Tx) -> None:

@@ -44,10 +44,15 @@ OPP_STRONG = opponent("opp_r_strong", "oldcastle", {**WALLS, "fwd_centre": "A2 A
 #: Two central Midfielders of Strength 2 block a Strength-2 attacker of ours.
 OPP_MID_WALL = opponent("opp_r_midwall", "kingsbridge", {**WALLS, "mid_centre": "D2 D2"})
 
+#: One central Midfielder of Strength 1: of two equal attackers of ours there, one is blocked and one scores.
+OPP_ONE_MID = opponent("opp_r_onemid", "millbrook", {**WALLS, "mid_centre": "D1"})
+#: A Youngster whose only experience space fills when he scores.
+KID = footballer("yg_r_kid", 7, "attack", 1, ("mid",), experience=("scored",))
+
 TEN3 = footballer("pl_r_ten3", 10, "attack", 3, ("fwd",))
 SEVEN2 = footballer("pl_r_seven2", 7, "attack", 2, ("mid",))
 
-CARDS = (OPP_RIGHT_WING, OPP_LEFT_WING, OPP_MID_RIGHT, OPP_EXAMPLE_1, OPP_EXAMPLE_2, OPP_CROWD, OPP_EMPTY, OPP_STRONG, OPP_MID_WALL, TEN3, SEVEN2)
+CARDS = (OPP_RIGHT_WING, OPP_LEFT_WING, OPP_MID_RIGHT, OPP_EXAMPLE_1, OPP_EXAMPLE_2, OPP_CROWD, OPP_EMPTY, OPP_STRONG, OPP_MID_WALL, OPP_ONE_MID, KID, TEN3, SEVEN2)
 
 
 def profile() -> Any:
@@ -268,3 +273,24 @@ def test_a_consequence_past_the_ends_of_a_stat_track_gains_or_loses_the_resource
     assert club(after, 2).stats[1] == 1 and club(after, 2).res == (3, 1, 0, 0)
     assert club(after, 3).res == (2, 0, 0, 0)
     assert club(after, 4).res == (0, 0, 0, 0)
+
+
+def test_of_two_equal_attackers_the_plain_jersey_marker_is_blocked_and_the_card_scores() -> None:
+    """l.675: "In each of the zones, combine pairs of Players ... If there are more attackers than defenders, the
+    remaining attackers are not blocked by anybody, so they score." Which of two attackers of equal Strength the one
+    defender blocks is the club's to combine; the engine pairs a jersey marker without a card first, so the card
+    scores and gets what scoring brings it (engine/RULES.md, "Zone pairs"; from revision 3). The Youngster (Strength
+    1, an experience space for scoring) and plain marker 8 in our central midfield against one D1: 1 goal either
+    way; from revision 3 it is the Youngster's (1 VP token), before it went by lineup order (his card, placed first,
+    was blocked)."""
+    from engine.state import evolve
+
+    kid = [{"zone": "mid_centre", "jersey": 7, "card": KID.id} if p["jersey"] == 7 else p for p in BASIC]
+    for revision, vp in ((3, 1), (1, 0)):
+        prof, state = matchday(seats=(1,), opponents=(OPP_ONE_MID.id,), profile=profile())
+        state = evolve(state, game=evolve(state.game, revision=revision))
+        state = set_club(state, 1, players=(Held(KID.id, trained=True),), res=(0, 0, 0, 1))
+        step = engine.apply(prof, engine.apply(prof, state, lineup(1, kid)).state, {"type": "kickoff", "seat": 1})
+        result = next(a for a in step.announcements if a["kind"] == "result")
+        assert score(result) == (1, 0)
+        assert club(step.state, 1).held(KID.id).vp == vp, revision
