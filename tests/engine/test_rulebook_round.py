@@ -123,6 +123,8 @@ def test_the_stage_marker_passes_to_the_next_player_on_the_left() -> None:
     state, said = close(prof, state)
     assert state.first_seat == 2 and state.week == 2
     assert any(a["kind"] == "stage_marker" and a["seat"] == 2 for a in said)
+    # l.283: "Tuesday, Wednesday and Thursday are resolved by one player at a time, beginning from the First player."
+    assert at_stage(prof, state, "tuesday").turn == 2
     prof, state = at_results(seats=(1, 2, 3), first=3)
     state, _ = close(prof, state)
     assert state.first_seat == 1
