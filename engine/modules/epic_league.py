@@ -35,6 +35,7 @@ from engine import errors as E
 from engine import host
 from engine.cards import STATS, OpponentTeam, Profile
 from engine.loader import Fields
+from engine.modules.transfers import strength
 from engine.rules.context import field, seat_of, turn_order
 from engine.state import Club, State, evolve
 from engine.tx import Tx
@@ -426,12 +427,11 @@ def _sale_price(tx: Tx, club: Club, held: Any, price: tuple[int, int]) -> tuple[
     module already prices every sale so."""
     if tx.event.get("type") != "sell" or not _window_rules(tx) or "transfers" in tx.state.game.modules:
         return price
-    from engine.modules.transfers import strength
-
-    board_price, worth = tx.board(club.seat).sell_price, strength(tx, club, held) + WINDOW_SALE_PLUS
+    now = strength(tx, club, held)
+    board_price, worth = tx.board(club.seat).sell_price, now + WINDOW_SALE_PLUS
     if held.unavailable:
         board_price, worth = board_price // 2, worth // 2
-    tx.say("window_price", club.seat, WINDOW_PRICE.format(seat=club.seat, name=tx.name(held.id), strength=strength(tx, club, held),
+    tx.say("window_price", club.seat, WINDOW_PRICE.format(seat=club.seat, name=tx.name(held.id), strength=now,
                                                           plus=WINDOW_SALE_PLUS, why=", halved" if held.unavailable else ""),
            card=held.id, budget=worth)
     return max(0, price[0] - board_price + worth), price[1]

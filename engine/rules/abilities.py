@@ -26,7 +26,8 @@ ROLLS_FIRST_REVISION = 3
 
 
 def roll_first(state: State, seat: int) -> Pending | None:
-    """What the engine awaits of the seat before anything else of its own (a roll before its match), or None."""
+    """What the engine awaits of the seat before anything else of its own (a roll before its match, a roll its turn's
+    action left), or None."""
     for p in state.pending:
         if p.seat == seat:
             return p

@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from engine import errors as E
 from engine.cards import CONTRACTS, STATS, Ability, Board, Effect, InfrastructureKind, PlayerCard
-from engine.rules.abilities import card_actions, exhaust
+from engine.rules.abilities import card_actions, exhaust, roll_first
 from engine.rules.context import (
     card_marker,
     describe_quad,
@@ -47,9 +47,9 @@ def _turn_check(tx: Tx, seat: int, what: str, *, free: bool = False) -> Club:
     club = tx.club(seat)
     if s.turn != seat:
         raise E.NotYourTurn(E.NOT_YOUR_TURN.format(seat=seat, what=what, turn=s.turn, day=tx.stage_name()))
-    for waiting in s.pending:
-        if waiting.seat == seat:
-            raise E.NotAllowed(E.FINISH_ROLL_FIRST.format(seat=seat, what=waiting.purpose.replace('_', ' ') or waiting.need))
+    waiting = roll_first(s, seat)
+    if waiting is not None:
+        raise E.NotAllowed(E.FINISH_ROLL_FIRST.format(seat=seat, what=waiting.purpose.replace('_', ' ') or waiting.need))
     if not free:
         if club.acted:
             raise E.NotAllowed(E.ALREADY_ACTED.format(seat=seat, day=tx.stage_name()))
